@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Install the Debian 12 packages pdtrace's build, tests and VM harness need, and only
+# those that are missing (nothing is installed when all are present).
+#   build:   clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev libzstd-dev make gcc libc6-dev
+#   tests:   libcmocka-dev (unit test runner), clang-format
+#   VM:      qemu-system-x86 busybox-static cpio xz-utils zstd kmod debian-archive-keyring
+set -euo pipefail
+
+pkgs=(clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev libzstd-dev make gcc libc6-dev
+	libcmocka-dev clang-format
+	qemu-system-x86 busybox-static cpio xz-utils zstd kmod debian-archive-keyring)
+
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "install-deps: missing Debian packages: ${missing[*]}; run as root or install them" >&2
+	exit 2
+fi
+echo "install-deps: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq >&2
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "exit_codes.h"
+#include "log.h"
+
+struct cli_ctx {
+	const char *name;
+	const char *bad_arg; /* the argument getopt choked on */
+	void *child_input;   /* the command's own input */
+};
+
+static const struct argp_option help_options[] = {
+	{ "help", 'h', NULL, 0, "Give this help list", -1 },
+	{ "usage", 0x100, NULL, 0, "Give a short usage message", -1 },
+	{},
+};
+
+static error_t parse_help(int key, char *arg, struct argp_state *state)
+{
+	struct cli_ctx *ctx = state->input;
+
+	(void)arg;
+	switch (key) {
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = ctx->child_input;
+		return 0;
+	case 'h':
+		argp_help(state->root_argp, stdout, ARGP_HELP_STD_HELP, (char *)ctx->name);
+		exit(PDT_EXIT_OK);
+	case 0x100:
+		argp_help(state->root_argp, stdout, ARGP_HELP_STD_USAGE, (char *)ctx->name);
+		exit(PDT_EXIT_OK);
+	case ARGP_KEY_ERROR:
+		if (state->next > 0 && state->next <= state->argc)
+			ctx->bad_arg = state->argv[state->next - 1];
+		return 0;
+	}
+	return ARGP_ERR_UNKNOWN;
+}
+
+/* Does ARG name an option of ARGP that takes a value? Then the value was missing. */
+static const struct argp_option *find_option(const struct argp *argp, const char *arg)
+{
+	const struct argp_option *o;
+
+	for (o = argp->options; o && (o->name || o->key || o->doc); o++) {
+		if (arg[0] == '-' && arg[1] == '-' && o->name && !strcmp(arg + 2, o->name))
+			return o;
+		if (arg[0] == '-' && arg[1] != '-' && arg[1] == o->key && !arg[2])
+			return o;
+	}
+	return NULL;
+}
+
+void pdt_parse_args(const struct argp *argp, const char *cmd, int argc, char **argv, void *input)
+{
+	char name[64], pfx[48];
+	struct cli_ctx ctx = { name, NULL, input };
+	struct argp child = *argp;
+	const struct argp_child children[] = { { &child, 0, NULL, 0 }, {} };
+	const struct argp root = { help_options, parse_help, argp->args_doc, argp->doc, children,
+				   NULL, NULL };
+	const struct argp_option *o;
+	int err;
+
+	/* The root argp prints the command's usage and doc; the child would repeat them. */
+	child.args_doc = NULL;
+	child.doc = NULL;
+	snprintf(name, sizeof(name), "pdtrace%s%s", cmd ? " " : "", cmd ? cmd : "");
+	snprintf(pfx, sizeof(pfx), "%s%s", cmd ? cmd : "", cmd ? ": " : "");
+
+	err = argp_parse(&root, argc, argv, ARGP_IN_ORDER | ARGP_NO_ERRS | ARGP_NO_HELP, NULL, &ctx);
+	if (!err)
+		return;
+	if (!ctx.bad_arg)
+		pdt_die(PDT_EXIT_ERROR, "%sinvalid arguments (see '%s --help')", pfx, name);
+	o = find_option(argp, ctx.bad_arg);
+	if (o && o->arg)
+		pdt_die(PDT_EXIT_ERROR, "%soption '%s' needs a value %s (see '%s --help')", pfx,
+			ctx.bad_arg, o->arg, name);
+	pdt_die(PDT_EXIT_ERROR, "%sunknown option '%s' (see '%s --help')", pfx, ctx.bad_arg, name);
+}
+
+double pdt_parse_seconds(const char *cmd, const char *opt, const char *arg)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (errno || end == arg || *end || !isfinite(v) || v <= 0 || v > 1e7)
+		pdt_die(PDT_EXIT_ERROR, "%s: %s expects a positive number of seconds, got '%s'", cmd,
+			opt, arg);
+	return v;
+}
+
+void pdt_unexpected_arg(const char *cmd, const char *arg)
+{
+	pdt_die(PDT_EXIT_ERROR, "%s: unexpected argument '%s' (see 'pdtrace %s --help')", cmd, arg,
+		cmd);
+}

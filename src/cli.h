@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * argp with pdtrace's error contract: a bad option is one line on stderr and
+ * exit status 2, never argp's two-line message and EX_USAGE.
+ */
+#ifndef PDT_CLI_H
+#define PDT_CLI_H
+
+#include <argp.h>
+
+#ifndef PDT_VERSION_STR
+#define PDT_VERSION_STR "unknown"
+/* For commands without positional arguments: one line, exit 2. */
+void pdt_unexpected_arg(const char *cmd, const char *arg) __attribute__((noreturn));
+
+#endif
+#define PDT_VERSION PDT_VERSION_STR
+
+/*
+ * Parse argv with argp (options in order). Handles --help/-h and --usage.
+ * cmd is the subcommand ("doctor"), or NULL for pdtrace's own options.
+ * On a bad option: prints one line and exits PDT_EXIT_ERROR.
+ */
+void pdt_parse_args(const struct argp *argp, const char *cmd, int argc, char **argv, void *input);
+
+/* Parse a positive number of seconds (fractions allowed) or exit 2 naming the option. */
+double pdt_parse_seconds(const char *cmd, const char *opt, const char *arg);
+
+/* For commands without positional arguments: one line, exit 2. */
+void pdt_unexpected_arg(const char *cmd, const char *arg) __attribute__((noreturn));
+
+#endif

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-2.0
+/* pdtrace: trace persistent dentries (d_make_persistent/d_make_discardable). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "commands.h"
+#include "exit_codes.h"
+#include "log.h"
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+};
+
+static const struct command commands[] = {
+	{ "doctor", cmd_doctor },
+	{ "stat", cmd_stat },
+};
+
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+struct main_args {
+	int cmd_index; /* argv index of COMMAND, 0 if none */
+};
+
+static const struct argp_option main_options[] = {
+	{ "verbose", 'v', NULL, 0, "Print libbpf's messages (twice: also its debug output)", 0 },
+	{ "version", 'V', NULL, 0, "Print the version and exit", 0 },
+	{},
+};
+
+static error_t parse_main(int key, char *arg, struct argp_state *state)
+{
+	struct main_args *a = state->input;
+
+	(void)arg;
+	switch (key) {
+	case 'v':
+		pdt_verbose++;
+		return 0;
+	case 'V':
+		printf("pdtrace %s\n", PDT_VERSION);
+		exit(PDT_EXIT_OK);
+	case ARGP_KEY_ARG:
+		a->cmd_index = state->next - 1;
+		state->next = state->argc; /* the command parses the rest */
+		return 0;
+	}
+	return ARGP_ERR_UNKNOWN;
+}
+
+static char main_doc[] =
+	"Trace persistent dentries: leaks, imbalance and illegal recursive removals.\v"
+	"Commands:\n"
+	"  doctor     Check that this kernel and these privileges let pdtrace trace\n"
+	"  stat       Count persist/discard calls per superblock while a command runs\n"
+	"\nRun 'pdtrace COMMAND --help' for a command's options.\n"
+	"Exit status: 0 ok, 1 findings, 2 cannot trace or bad usage, 3 incomplete data.";
+
+static const struct argp main_argp = {
+	main_options, parse_main, "COMMAND [ARGS...]", main_doc, NULL, NULL, NULL,
+};
+
+int main(int argc, char **argv)
+{
+	struct main_args args = {};
+	size_t i;
+
+	pdt_parse_args(&main_argp, NULL, argc, argv, &args);
+	if (!args.cmd_index)
+		pdt_die(PDT_EXIT_ERROR, "no command given (see 'pdtrace --help')");
+	pdt_setup_libbpf_log();
+	for (i = 0; i < NCOMMANDS; i++)
+		if (!strcmp(argv[args.cmd_index], commands[i].name))
+			return commands[i].fn(argc - args.cmd_index, argv + args.cmd_index);
+	pdt_die(PDT_EXIT_ERROR, "unknown command '%s' (see 'pdtrace --help')", argv[args.cmd_index]);
+}

@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# Download Debian's packaged kernel (generic amd64 flavour from sid) into a cache
+# outside the work tree, and reuse it when it is already there.
+#
+# Usage: fetch-kernel.sh [--print-dir]
+#   PDTRACE_CACHE      cache root (default: ${XDG_CACHE_HOME:-$HOME/.cache}/pdtrace)
+#   PDTRACE_KERNEL_VER kernel ABI version (e.g. 7.2.13+deb14-amd64); default: resolved
+#                      from sid's linux-image-amd64 meta package
+#   PDTRACE_SUITE      Debian suite to take the kernel from (default: sid)
+#   PDTRACE_MIRROR     Debian mirror URL (default: the one apt already uses)
+#
+# On success prints the kernel directory, which holds vmlinuz, modules/ and VERSION.
+set -euo pipefail
+
+cache=${PDTRACE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pdtrace}
+suite=${PDTRACE_SUITE:-sid}
+apt_dir=$cache/apt-$suite
+
+die() { echo "fetch-kernel: $*" >&2; exit 2; }
+
+default_mirror() {
+	# Reuse the mirror this machine's apt is configured with, so no host is hard-coded.
+	local m
+	m=$(grep -rhoE '^(URIs:|deb) +[a-z]+://[^ ]+' /etc/apt/sources.list /etc/apt/sources.list.d/ 2>/dev/null |
+		awk '{print $2}' | grep -E "/debian/?$" | head -n1)
+	[ -n "$m" ] || die "no Debian mirror found in /etc/apt; set PDTRACE_MIRROR"
+	echo "$m"
+}
+
+apt_opts() {
+	echo -o Dir::Etc::SourceList=/dev/null -o Dir::Etc::SourceParts="$apt_dir/sources" \
+		-o Dir::State::Lists="$apt_dir/lists" -o Dir::Cache="$apt_dir/cache" \
+		-o Dir::State::status=/dev/null -o Acquire::Check-Valid-Until=false \
+		-o APT::Get::List-Cleanup=false -o APT::Sandbox::User=root
+}
+
+apt_update() {
+	mkdir -p "$apt_dir/sources" "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial"
+	cat >"$apt_dir/sources/$suite.sources" <<EOS
+Types: deb
+URIs: ${PDTRACE_MIRROR:-$(default_mirror)}
+Suites: $suite
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOS
+	# shellcheck disable=SC2046
+	apt-get $(apt_opts) -qq update >&2 || die "apt-get update of $suite failed"
+}
+
+resolve_version() {
+	# linux-image-amd64 depends on linux-image-VER-amd64 (or linux-image-VER-amd64-unsigned)
+	# shellcheck disable=SC2046
+	apt-cache $(apt_opts) depends linux-image-amd64 2>/dev/null |
+		sed -n 's/.*Depends: linux-image-\([0-9][^ ]*-amd64\)\(-unsigned\)\?$/\1/p' | head -n1
+}
+
+download() { # package -> path of the .deb
+	local pkg=$1 dir=$2
+	# shellcheck disable=SC2046
+	(cd "$dir" && apt-get $(apt_opts) -qq download "$pkg" >&2) || die "cannot download $pkg"
+	ls "$dir"/"${pkg}"_*.deb | head -n1
+}
+
+main() {
+	local ver=${PDTRACE_KERNEL_VER:-}
+	if [ -z "$ver" ]; then
+		apt_update
+		ver=$(resolve_version)
+		[ -n "$ver" ] || die "cannot resolve the kernel version from $suite's linux-image-amd64"
+	fi
+	local kdir=$cache/kernel-$ver
+	if [ -f "$kdir/vmlinuz" ] && [ -d "$kdir/modules" ] && [ -f "$kdir/VERSION" ]; then
+		echo "$kdir"
+		return
+	fi
+	[ -d "$apt_dir/lists" ] && ls "$apt_dir"/lists/*Packages* >/dev/null 2>&1 || apt_update
+	# global: the EXIT trap runs after main returns
+	tmp=$(mktemp -d "$cache/.fetch.XXXXXX")
+	trap 'rm -rf "$tmp"' EXIT
+	echo "fetch-kernel: downloading Debian's linux $ver ($suite)" >&2
+	local pkg deb
+	for pkg in "linux-image-$ver" "linux-binary-$ver" "linux-modules-$ver"; do
+		# Packaging moved the image between these names; take what exists.
+		deb=$(download "$pkg" "$tmp" 2>/dev/null) || continue
+		dpkg-deb -x "$deb" "$tmp/root"
+	done
+	local img
+	img=$(ls "$tmp"/root/boot/vmlinuz-* "$tmp"/root/usr/lib/modules/*/vmlinuz 2>/dev/null | head -n1 || true)
+	[ -n "$img" ] || die "no vmlinuz in the packages of $ver"
+	[ -d "$tmp/root/usr/lib/modules/$ver" ] || [ -d "$tmp/root/lib/modules/$ver" ] ||
+		die "no modules directory for $ver"
+	mkdir -p "$kdir.new"
+	cp "$img" "$kdir.new/vmlinuz"
+	mv "$(ls -d "$tmp"/root/usr/lib/modules/"$ver" "$tmp"/root/lib/modules/"$ver" 2>/dev/null | head -n1)" \
+		"$kdir.new/modules"
+	echo "$ver" >"$kdir.new/VERSION"
+	rm -rf "$kdir"
+	mv "$kdir.new" "$kdir"
+	echo "$kdir"
+}
+
+main "$@"
