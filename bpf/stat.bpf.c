@@ -39,7 +39,8 @@ static struct pdt_sb_stat *sb_stat(struct super_block *sb)
 	st = bpf_map_lookup_elem(&sb_stats, &dev);
 	if (st)
 		return st;
-	bpf_probe_read_kernel_str(init.fs_type, sizeof(init.fs_type), BPF_CORE_READ(sb, s_type, name));
+	bpf_probe_read_kernel_str(init.fs_type, sizeof(init.fs_type),
+				  BPF_CORE_READ(sb, s_type, name));
 	bpf_probe_read_kernel_str(init.s_id, sizeof(init.s_id), sb->s_id);
 	/* Another CPU may have inserted it meanwhile: BPF_NOEXIST keeps its counts. */
 	bpf_map_update_elem(&sb_stats, &dev, &init, BPF_NOEXIST);

@@ -64,7 +64,7 @@ void pdt_parse_args(const struct argp *argp, const char *cmd, int argc, char **a
 	struct argp child = *argp;
 	const struct argp_child children[] = { { &child, 0, NULL, 0 }, {} };
 	const struct argp root = { help_options, parse_help, argp->args_doc, argp->doc, children,
-				   NULL, NULL };
+				   NULL,	 NULL };
 	const struct argp_option *o;
 	int err;
 
@@ -74,7 +74,8 @@ void pdt_parse_args(const struct argp *argp, const char *cmd, int argc, char **a
 	snprintf(name, sizeof(name), "pdtrace%s%s", cmd ? " " : "", cmd ? cmd : "");
 	snprintf(pfx, sizeof(pfx), "%s%s", cmd ? cmd : "", cmd ? ": " : "");
 
-	err = argp_parse(&root, argc, argv, ARGP_IN_ORDER | ARGP_NO_ERRS | ARGP_NO_HELP, NULL, &ctx);
+	err =
+	    argp_parse(&root, argc, argv, ARGP_IN_ORDER | ARGP_NO_ERRS | ARGP_NO_HELP, NULL, &ctx);
 	if (!err)
 		return;
 	if (!ctx.bad_arg)
@@ -94,8 +95,8 @@ double pdt_parse_seconds(const char *cmd, const char *opt, const char *arg)
 	errno = 0;
 	v = strtod(arg, &end);
 	if (errno || end == arg || *end || !isfinite(v) || v <= 0 || v > 1e7)
-		pdt_die(PDT_EXIT_ERROR, "%s: %s expects a positive number of seconds, got '%s'", cmd,
-			opt, arg);
+		pdt_die(PDT_EXIT_ERROR, "%s: %s expects a positive number of seconds, got '%s'",
+			cmd, opt, arg);
 	return v;
 }
 

@@ -17,10 +17,14 @@ static error_t parse_doctor(int key, char *arg, struct argp_state *state)
 }
 
 static const struct argp doctor_argp = {
-	NULL, parse_doctor, NULL,
+	NULL,
+	parse_doctor,
+	NULL,
 	"Check that the running kernel and these privileges let pdtrace trace.\v"
 	"Prints one line per requirement and exits 0 only if tracing can work, 2 otherwise.",
-	NULL, NULL, NULL,
+	NULL,
+	NULL,
+	NULL,
 };
 
 static void print_verdict(const struct pdt_facts *f, const struct pdt_verdict *v)

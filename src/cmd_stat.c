@@ -50,11 +50,15 @@ static error_t parse_stat(int key, char *arg, struct argp_state *state)
 }
 
 static const struct argp stat_argp = {
-	stat_options, parse_stat, "[-- COMMAND [ARGS...]]",
+	stat_options,
+	parse_stat,
+	"[-- COMMAND [ARGS...]]",
 	"Count d_make_persistent() and d_make_discardable() calls per superblock, system-wide, "
 	"while COMMAND runs, for --duration, or until Ctrl-C.\v"
 	"Exit status: COMMAND's, or 2 when pdtrace cannot trace, 3 when counts are incomplete.",
-	NULL, NULL, NULL,
+	NULL,
+	NULL,
+	NULL,
 };
 
 static volatile sig_atomic_t stop;
@@ -156,11 +160,13 @@ int cmd_stat(int argc, char **argv)
 
 	pdt_parse_args(&stat_argp, stat_name, argc, argv, &args);
 	if (args.command && args.duration > 0)
-		pdt_die(PDT_EXIT_ERROR, "%s: give either --duration or COMMAND, not both", stat_name);
+		pdt_die(PDT_EXIT_ERROR, "%s: give either --duration or COMMAND, not both",
+			stat_name);
 	skel = stat_bpf__open_and_load();
 	if (!skel)
-		pdt_die(PDT_EXIT_ERROR, "%s: cannot load the BPF programs: %s (run 'pdtrace doctor')",
-			stat_name, strerror(errno));
+		pdt_die(PDT_EXIT_ERROR,
+			"%s: cannot load the BPF programs: %s (run 'pdtrace doctor')", stat_name,
+			strerror(errno));
 	err = stat_bpf__attach(skel);
 	if (err) {
 		stat_bpf__destroy(skel);
@@ -172,8 +178,10 @@ int cmd_stat(int argc, char **argv)
 	print_stats(skel);
 	full = sum_counter(skel, PDT_CNT_SB_FULL);
 	if (full) {
-		fprintf(stderr, "pdtrace: stat: incomplete: %llu calls on superblocks beyond the %d counted\n",
-			full, PDT_MAX_SB);
+		fprintf(
+		    stderr,
+		    "pdtrace: stat: incomplete: %llu calls on superblocks beyond the %d counted\n",
+		    full, PDT_MAX_SB);
 		status = PDT_EXIT_INCOMPLETE;
 	}
 	stat_bpf__destroy(skel);

@@ -9,7 +9,7 @@
 struct pdt_hook {
 	const char *func;   /* kernel function */
 	const char *module; /* NULL: vmlinux; else the module whose BTF holds it */
-	bool required;      /* tracing is impossible without it */
+	bool required;	    /* tracing is impossible without it */
 	const char *lost;   /* what the report lacks without it */
 };
 

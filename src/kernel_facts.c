@@ -39,7 +39,8 @@ static void read_lockdown(struct pdt_facts *f)
 
 	if (!fp)
 		return;
-	if (fgets(buf, sizeof(buf), fp) && (open = strchr(buf, '[')) && (close = strchr(open, ']'))) {
+	if (fgets(buf, sizeof(buf), fp) && (open = strchr(buf, '[')) &&
+	    (close = strchr(open, ']'))) {
 		*close = '\0';
 		snprintf(f->lockdown, sizeof(f->lockdown), "%s", open + 1);
 	}
@@ -110,7 +111,8 @@ void pdt_gather_facts(struct pdt_facts *f)
 	}
 	for (i = 0; i < pdt_nhooks && i < PDT_MAX_HOOKS; i++)
 		f->funcs[i] = find_func(btf, &pdt_hooks[i]);
-	f->persistent_flag = enum_has(btf, "dentry_flags", "DCACHE_PERSISTENT", &f->persistent_value);
+	f->persistent_flag =
+	    enum_has(btf, "dentry_flags", "DCACHE_PERSISTENT", &f->persistent_value);
 	btf__free(btf);
 }
 

@@ -51,12 +51,12 @@ static error_t parse_main(int key, char *arg, struct argp_state *state)
 }
 
 static char main_doc[] =
-	"Trace persistent dentries: leaks, imbalance and illegal recursive removals.\v"
-	"Commands:\n"
-	"  doctor     Check that this kernel and these privileges let pdtrace trace\n"
-	"  stat       Count persist/discard calls per superblock while a command runs\n"
-	"\nRun 'pdtrace COMMAND --help' for a command's options.\n"
-	"Exit status: 0 ok, 1 findings, 2 cannot trace or bad usage, 3 incomplete data.";
+    "Trace persistent dentries: leaks, imbalance and illegal recursive removals.\v"
+    "Commands:\n"
+    "  doctor     Check that this kernel and these privileges let pdtrace trace\n"
+    "  stat       Count persist/discard calls per superblock while a command runs\n"
+    "\nRun 'pdtrace COMMAND --help' for a command's options.\n"
+    "Exit status: 0 ok, 1 findings, 2 cannot trace or bad usage, 3 incomplete data.";
 
 static const struct argp main_argp = {
 	main_options, parse_main, "COMMAND [ARGS...]", main_doc, NULL, NULL, NULL,
@@ -74,5 +74,6 @@ int main(int argc, char **argv)
 	for (i = 0; i < NCOMMANDS; i++)
 		if (!strcmp(argv[args.cmd_index], commands[i].name))
 			return commands[i].fn(argc - args.cmd_index, argv + args.cmd_index);
-	pdt_die(PDT_EXIT_ERROR, "unknown command '%s' (see 'pdtrace --help')", argv[args.cmd_index]);
+	pdt_die(PDT_EXIT_ERROR, "unknown command '%s' (see 'pdtrace --help')",
+		argv[args.cmd_index]);
 }

@@ -119,7 +119,8 @@ static void eval_api(const struct pdt_facts *f, struct pdt_verdict *v)
 			 missing[0] ? ", " : "", "DCACHE_PERSISTENT");
 	}
 	if (missing[0])
-		add_problem(v, "kernel %s lacks the persistent-dentry API (missing from its BTF: %s)",
+		add_problem(v,
+			    "kernel %s lacks the persistent-dentry API (missing from its BTF: %s)",
 			    f->release, missing);
 }
 
@@ -162,20 +163,23 @@ static void eval_attach(const struct pdt_facts *f, struct pdt_verdict *v)
 	const char *lock = f->lockdown[0] ? f->lockdown : "not reported";
 
 	if (!f->attach_tried) {
-		add_row(v, "fentry attach", PDT_ST_SKIPPED, true, "not tried: a requirement above failed");
+		add_row(v, "fentry attach", PDT_ST_SKIPPED, true,
+			"not tried: a requirement above failed");
 		return;
 	}
 	if (!f->attach_err) {
-		add_row(v, "fentry attach", PDT_ST_OK, true, "loaded and attached (lockdown: %s)", lock);
+		add_row(v, "fentry attach", PDT_ST_OK, true, "loaded and attached (lockdown: %s)",
+			lock);
 		return;
 	}
 	add_row(v, "fentry attach", PDT_ST_FAIL, true, "%s on %s() (lockdown: %s)",
 		errno_name(-f->attach_err), f->attach_prog, lock);
 	if (f->attach_err == -1 || f->attach_err == -13)
-		add_problem(v,
-			    "attaching fentry programs is not permitted here (%s on %s(); lockdown: %s): "
-			    "the kernel, its lockdown or an LSM forbids tracing",
-			    errno_name(-f->attach_err), f->attach_prog, lock);
+		add_problem(
+		    v,
+		    "attaching fentry programs is not permitted here (%s on %s(); lockdown: %s): "
+		    "the kernel, its lockdown or an LSM forbids tracing",
+		    errno_name(-f->attach_err), f->attach_prog, lock);
 	else
 		add_problem(v, "cannot attach an fentry program to %s(): %s (%d)", f->attach_prog,
 			    errno_name(-f->attach_err), -f->attach_err);

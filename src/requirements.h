@@ -21,15 +21,15 @@ enum pdt_func_state {
 
 struct pdt_facts {
 	char release[65];
-	int btf_err;                               /* 0: vmlinux BTF loaded, else -errno */
-	enum pdt_func_state funcs[PDT_MAX_HOOKS];  /* indexed like pdt_hooks[] */
-	bool persistent_flag;                      /* enum dentry_flags has DCACHE_PERSISTENT */
+	int btf_err;				  /* 0: vmlinux BTF loaded, else -errno */
+	enum pdt_func_state funcs[PDT_MAX_HOOKS]; /* indexed like pdt_hooks[] */
+	bool persistent_flag;			  /* enum dentry_flags has DCACHE_PERSISTENT */
 	long long persistent_value;
 	bool cap_bpf, cap_perfmon, cap_sys_admin;
-	char lockdown[32];                         /* active lockdown mode, "" if unknown */
+	char lockdown[32]; /* active lockdown mode, "" if unknown */
 	bool attach_tried;
-	int attach_err;                            /* 0 or -errno of the attach test */
-	char attach_prog[48];                      /* the hook whose program failed */
+	int attach_err;	      /* 0 or -errno of the attach test */
+	char attach_prog[48]; /* the hook whose program failed */
 };
 
 enum pdt_status { PDT_ST_OK, PDT_ST_MISSING, PDT_ST_FAIL, PDT_ST_ABSENT, PDT_ST_SKIPPED };

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The whole test suite: host unit tests (cmocka), host command-line tests, and the
+# scenarios on the real kernel in a VM. Each suite speaks TAP; this script shows it
+# and closes with one line: "N passed, N failed[, N skipped]".
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=${OUTPUT:-$top/build}
+passed=0 failed=0 skipped=0
+
+suite() { # name command...
+	local name=$1; shift
+	local log rc p f s
+	log=$(mktemp)
+	echo "# === $name"
+	"$@" 2>&1 | tee "$log"
+	rc=${PIPESTATUS[0]}
+	p=$(grep -cE '^ok [0-9]+' "$log" | head -n1)
+	s=$(grep -cE '^ok [0-9]+.*# SKIP' "$log")
+	f=$(grep -cE '^not ok [0-9]+' "$log")
+	p=$((p - s))
+	# A suite that died without saying which test failed still fails.
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		echo "not ok - $name exited with status $rc"
+		f=1
+	fi
+	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
+	rm -f "$log"
+}
+
+for t in "$build"/tests/test_*; do
+	[ -x "$t" ] && CMOCKA_MESSAGE_OUTPUT=TAP suite "unit/$(basename "$t")" "$t"
+done
+suite host/cli "$top/tests/host/cli.sh"
+suite vm "$top/tests/vm/run.sh"
+
+if [ "$skipped" -gt 0 ]; then
+	echo "$passed passed, $failed failed, $skipped skipped"
+else
+	echo "$passed passed, $failed failed"
+fi
+[ "$failed" -eq 0 ]

@@ -1,0 +1,195 @@
+#!/usr/bin/env bash
+# Boot a kernel that has d_make_persistent() in qemu (software emulation) and run
+# pdtrace's scenarios inside it. Prints one TAP line per scenario and a summary.
+#
+# Usage: tests/vm/run.sh [--kernel BZIMAGE [--modules DIR]] [--timeout S] [-v] [--demo]
+#                        [SCENARIO...]
+#   default kernel: Debian's packaged one (tests/vm/fetch-kernel.sh, cached)
+#   SCENARIO: names under tests/vm/scenarios (default: all)
+#   --demo: run tests/vm/demo.sh in the guest and print what it prints
+# A scenario whose header has "# boot: own" gets a boot of its own (deliberate
+# leaks kill the umount task, so they must not share a guest with others).
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+out=${OUTPUT:-$top/build}/vm
+kernel= modules= verbose=0 demo=0 extra_timeout=${PDTRACE_VM_TIMEOUT:-0}
+scenarios=()
+
+die() { echo "vm: $*" >&2; exit 2; }
+
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--kernel) kernel=${2:?--kernel needs a path}; shift 2 ;;
+	--modules) modules=${2:?--modules needs a directory}; shift 2 ;;
+	--timeout) extra_timeout=${2:?--timeout needs seconds}; shift 2 ;;
+	--demo) demo=1; shift ;;
+	-v) verbose=1; shift ;;
+	-h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-*) die "unknown option '$1'" ;;
+	*) scenarios+=("$1"); shift ;;
+	esac
+done
+
+pick_kernel() {
+	if [ -n "$kernel" ]; then
+		[ -r "$kernel" ] || die "cannot read kernel image '$kernel'"
+		[ -z "$modules" ] || [ -d "$modules" ] || die "no modules directory '$modules'"
+		return
+	fi
+	local kdir
+	kdir=$("$top/tests/vm/fetch-kernel.sh") || die "cannot get Debian's packaged kernel"
+	kernel=$kdir/vmlinuz
+	modules=$kdir/modules
+}
+
+# Header value of a scenario: field NAME of "# NAME: value".
+script_of() { if [ "$1" = demo ]; then echo "$top/tests/vm/demo.sh"; else echo "$top/tests/vm/scenarios/$1.sh"; fi; }
+header() { sed -n "s/^# $2: *//p" "$(script_of "$1")" | head -n1; }
+
+# Modules named by the scenarios ("# modules: a b"), with their dependencies, in load
+# order, decompressed into the initramfs. Debian's package has no modules.dep: make one.
+add_modules() { # root names...
+	local root=$1; shift
+	[ $# -gt 0 ] || return 0
+	[ -n "$modules" ] || die "scenarios need modules ($*) but no modules directory was given"
+	local ver tmp=$out/modroot
+	rm -rf "$tmp"
+	ver=$(basename "$(readlink -f "$modules")")
+	mkdir -p "$tmp/lib/modules"
+	ln -s "$(readlink -f "$modules")" "$tmp/lib/modules/$ver"
+	depmod -b "$tmp" "$ver" 2>/dev/null || die "depmod failed on $modules"
+	mkdir -p "$root/lib/modules"
+	: >"$root/lib/modules/load-order"
+	local m dep f
+	for m in "$@"; do
+		# modprobe --show-depends lists "insmod PATH" lines, dependencies first.
+		modprobe -d "$tmp" -S "$ver" --show-depends "$m" 2>/dev/null | awk '$1 == "insmod" { print $2 }' |
+			while read -r f; do
+				dep=$(basename "$f"); dep=${dep%.xz}; dep=${dep%.zst}
+				grep -qx "$dep" "$root/lib/modules/load-order" && continue
+				case "$f" in
+				*.xz) xz -dc "$f" >"$root/lib/modules/$dep" ;;
+				*.zst) zstd -dcq "$f" >"$root/lib/modules/$dep" ;;
+				*) cp "$f" "$root/lib/modules/$dep" ;;
+				esac
+				echo "$dep" >>"$root/lib/modules/load-order"
+			done
+		grep -q "^$m.ko$" "$root/lib/modules/load-order" 2>/dev/null ||
+			grep -q "^${m//-/_}.ko$" "$root/lib/modules/load-order" 2>/dev/null ||
+			die "module '$m' not found under $modules"
+	done
+}
+
+build_initramfs() { # names...
+	local root=$out/root mods=() s
+	rm -rf "$root"
+	mkdir -p "$root"/{bin,scenarios,lib}
+	cp /bin/busybox "$root/bin/busybox"
+	cp "$top/build/pdtrace" "$root/bin/pdtrace"
+	cp "$top/tests/vm/guest/init" "$root/init"
+	cp "$top/tests/vm/guest/lib.sh" "$root/lib.sh"
+	cp "$top"/tests/vm/scenarios/*.sh "$root/scenarios/"
+	[ $demo -eq 0 ] || cp "$top/tests/vm/demo.sh" "$root/scenarios/demo.sh"
+	for s in "$@"; do
+		# shellcheck disable=SC2207
+		mods+=($(header "$s" modules))
+	done
+	add_modules "$root" "${mods[@]}"
+	chmod +x "$root/init"
+	(cd "$root" && find . | cpio -o -H newc --quiet) | gzip -1 >"$out/initrd.gz"
+}
+
+# Boot once, running the given scenarios; leaves results in $out/boot-N.{results,console}.
+boot() { # index names...
+	local idx=$1; shift
+	local list t limit=60 s
+	list=$(IFS=,; echo "$*")
+	for s in "$@"; do
+		t=$(header "$s" timeout); limit=$((limit + ${t:-60}))
+	done
+	limit=$((limit + extra_timeout))
+	rm -f "$out/boot-$idx.results" "$out/boot-$idx.console"
+	timeout --kill-after=10 "$limit" qemu-system-x86_64 \
+		-accel tcg,thread=single -cpu max -m 1024 -smp 2 -no-reboot \
+		-display none -monitor none -nodefaults \
+		-serial "file:$out/boot-$idx.console" -serial "file:$out/boot-$idx.results" \
+		-kernel "$kernel" -initrd "$out/initrd.gz" \
+		-append "console=ttyS0 panic=-1 oops=panic quiet pdtrace.run=$list" \
+		</dev/null >/dev/null 2>"$out/boot-$idx.qemu" || true
+	# The guest's tty turns \n into \r\n.
+	[ -f "$out/boot-$idx.results" ] && sed -i 's/\r$//' "$out/boot-$idx.results"
+	return 0
+}
+
+# Emit TAP for the scenarios of one boot; counts into pass/fail.
+report() { # index names...
+	local idx=$1; shift
+	local res=$out/boot-$idx.results s rc
+	touch "$res"
+	for s in "$@"; do
+		n=$((n + 1))
+		rc=$(awk -v s="$s" '$1 == "@@PDT" && $2 == "END" && $3 == s { print $4 }' "$res")
+		if [ "$rc" = 0 ]; then
+			echo "ok $n - vm/$s"
+			pass=$((pass + 1))
+			[ $verbose -eq 0 ] || scenario_output "$res" "$s"
+			continue
+		fi
+		fail=$((fail + 1))
+		if ! grep -q '^@@PDT BOOTED' "$res"; then
+			echo "not ok $n - vm/$s # the guest never reached init (boot failed; see $out/boot-$idx.console)"
+		elif [ -z "$rc" ]; then
+			echo "not ok $n - vm/$s # did not finish: guest hung, crashed or timed out (see $out/boot-$idx.console)"
+		else
+			echo "not ok $n - vm/$s # exit status $rc"
+		fi
+		scenario_output "$res" "$s"
+	done
+}
+
+scenario_output() { # results name
+	awk -v s="$2" '$1 == "@@PDT" && $2 == "BEGIN" && $3 == s { on = 1; next }
+		$1 == "@@PDT" && $2 == "END" && $3 == s { on = 0 }
+		on { print "#   " $0 }' "$1"
+}
+
+main() {
+	[ -x "$top/build/pdtrace" ] || die "build/pdtrace is missing: run make first"
+	mkdir -p "$out"
+	pick_kernel
+	if [ $demo -eq 1 ]; then
+		build_initramfs demo
+		boot demo demo
+		awk '$1 == "@@PDT" && $2 == "BEGIN" { on = 1; next } $1 == "@@PDT" && $2 == "END" { on = 0 } on' \
+			"$out/boot-demo.results"
+		grep -q '^@@PDT END demo 0$' "$out/boot-demo.results" || die "the demo failed (see $out/boot-demo.console)"
+		return
+	fi
+	if [ ${#scenarios[@]} -eq 0 ]; then
+		for s in "$top"/tests/vm/scenarios/*.sh; do scenarios+=("$(basename "$s" .sh)"); done
+	fi
+	local shared=() own=() s
+	for s in "${scenarios[@]}"; do
+		[ -f "$top/tests/vm/scenarios/$s.sh" ] || die "no scenario '$s'"
+		if [ "$(header "$s" boot)" = own ]; then own+=("$s"); else shared+=("$s"); fi
+	done
+	build_initramfs "${scenarios[@]}"
+	echo "# vm: kernel $(basename "$(dirname "$kernel")")/$(basename "$kernel"), ${#scenarios[@]} scenarios"
+	echo "1..${#scenarios[@]}"
+	n=0 pass=0 fail=0
+	if [ ${#shared[@]} -gt 0 ]; then
+		boot 0 "${shared[@]}"
+		report 0 "${shared[@]}"
+	fi
+	local i=1
+	for s in "${own[@]}"; do
+		boot "$i" "$s"
+		report "$i" "$s"
+		i=$((i + 1))
+	done
+	echo "vm: $pass passed, $fail failed"
+	[ "$fail" -eq 0 ]
+}
+
+main

@@ -1,0 +1,13 @@
+# pdtrace doctor passes on the packaged kernel, with every required row ok.
+# timeout: 60
+. /lib.sh
+$PDTRACE doctor >/tmp/doctor.out 2>&1
+rc=$?
+cat /tmp/doctor.out
+expect_eq "$rc" 0 "doctor exit status"
+for what in 'kernel BTF' 'd_make_persistent()' 'd_make_discardable()' 'dput()' \
+	DCACHE_PERSISTENT privileges 'fentry attach'; do
+	expect_grep "^$what  *ok " /tmp/doctor.out "$what is ok"
+done
+expect_grep '^verdict: pdtrace can trace on this kernel' /tmp/doctor.out "verdict"
+finish
