@@ -88,5 +88,10 @@ else
 	not_ok "host doctor: attach row is ok or FAIL EPERM" "$(grep '^fentry attach' "$tmp/out")"
 fi
 
+if command -v clang-format >/dev/null; then
+	make -s -C "$top" check-format >"$tmp/fmt" 2>&1 && ok "sources are clang-formatted" ||
+		not_ok "sources are clang-formatted" "$(head -5 "$tmp/fmt")"
+fi
+
 echo "1..$n"
 [ "$failed" -eq 0 ]

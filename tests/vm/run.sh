@@ -141,6 +141,8 @@ report() { # index names...
 			echo "not ok $n - vm/$s # the guest never reached init (boot failed; see $out/boot-$idx.console)"
 		elif [ -z "$rc" ]; then
 			echo "not ok $n - vm/$s # did not finish: guest hung, crashed or timed out (see $out/boot-$idx.console)"
+		elif [ "$rc" = 143 ]; then
+			echo "not ok $n - vm/$s # timed out after $(header "$s" timeout)s in the guest"
 		else
 			echo "not ok $n - vm/$s # exit status $rc"
 		fi
