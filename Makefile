@@ -27,11 +27,17 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) $(WARN) -fms-extensions
 	-Wno-microsoft-anon-tag -Wno-unused-parameter -Iinclude -Ivmlinux
 STATIC_LIBS := -static -l:libbpf.a -l:libelf.a -l:libz.a -l:libzstd.a
 
+# Standalone BPF objects (bpf/*.bpf.c), and the tracker: one source per concern
+# under bpf/track/, linked into one object by `bpftool gen object`.
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
-BPF_OBJS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.bpf.o,$(BPF_SRCS))
-SKELS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.skel.h,$(BPF_SRCS))
+# maps.bpf.c defines the maps: it must come first when linking (libbpf 1.1's linker).
+TRACK_SRCS := bpf/track/maps.bpf.c $(filter-out bpf/track/maps.bpf.c,$(wildcard bpf/track/*.bpf.c))
+TRACK_OBJS := $(patsubst bpf/track/%.bpf.c,$(OUTPUT)/track/%.bpf.o,$(TRACK_SRCS))
+BPF_OBJS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.bpf.o,$(BPF_SRCS)) $(TRACK_OBJS) $(OUTPUT)/track.bpf.o
+SKELS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.skel.h,$(BPF_SRCS)) $(OUTPUT)/track.skel.h
 # Plain C that knows nothing of libbpf: linked into the unit tests too.
-CORE_SRCS := src/requirements.c src/hooks.c
+CORE_SRCS := src/requirements.c src/hooks.c src/rules.c src/u64map.c src/ksyms.c src/mountinfo.c \
+	src/report.c
 APP_SRCS := $(filter-out $(CORE_SRCS),$(wildcard src/*.c))
 CORE_OBJS := $(patsubst src/%.c,$(OUTPUT)/%.o,$(CORE_SRCS))
 APP_OBJS := $(patsubst src/%.c,$(OUTPUT)/%.o,$(APP_SRCS))
@@ -57,6 +63,15 @@ $(OUTPUT):
 $(OUTPUT)/%.bpf.o: bpf/%.bpf.c include/pdtrace.h vmlinux/vmlinux.h | $(OUTPUT)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(OUTPUT)/track/%.bpf.o: bpf/track/%.bpf.c bpf/track/common.bpf.h include/pdtrace.h vmlinux/vmlinux.h
+	$(Q)mkdir -p $(@D)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(OUTPUT)/track.bpf.o: $(TRACK_OBJS)
+	$(call msg,BPF-LINK,$@)
+	$(Q)$(BPFTOOL) gen object $@ $^
 
 $(OUTPUT)/%.skel.h: $(OUTPUT)/%.bpf.o
 	$(call msg,GEN-SKEL,$@)

@@ -5,7 +5,11 @@
 
 #define PDT_FSTYPE_LEN 16
 #define PDT_SID_LEN 32 /* sizeof(super_block.s_id) */
+#define PDT_COMM_LEN 16
+#define PDT_PATH_LEN 256
+#define PDT_STACK_DEPTH 24
 #define PDT_MAX_SB 1024
+#define PDT_PATH_DEPTH 24 /* path components walked up from a dentry */
 
 /* Per-superblock call counts of `pdtrace stat`, keyed by s_dev. */
 struct pdt_sb_stat {
@@ -19,6 +23,102 @@ struct pdt_sb_stat {
 enum pdt_stat_counter {
 	PDT_CNT_SB_FULL, /* a superblock could not get a slot in sb_stats */
 	PDT_CNT_MAX,
+};
+
+/* ---- the tracker (bpf/track/) ------------------------------------------------ */
+
+enum pdt_event_type {
+	PDT_EV_PERSIST = 1, /* d_make_persistent() entry */
+	PDT_EV_DISCARD,	    /* d_make_discardable() entry */
+	PDT_EV_DPUT,	    /* dput() of a persistent dentry whose count is <= 1 */
+	PDT_EV_UNPIN,	    /* select_collect_umount() unpins a persistent dentry */
+	PDT_EV_BUSY,	    /* umount_check() finds a dentry still in use */
+	PDT_EV_SB_DOWN,	    /* generic_shutdown_super() returned */
+	PDT_EV_MOVE,	    /* d_move() of a persistent dentry: new parent and path */
+	PDT_EV_MAX,
+};
+
+enum pdt_origin {
+	PDT_ORIGIN_UNKNOWN, /* made persistent before pdtrace started */
+	PDT_ORIGIN_KERNEL,
+	PDT_ORIGIN_USER, /* the dentry a user-space create/mkdir/mknod/symlink/link was given */
+};
+
+/* pdt_event.flags */
+#define PDT_F_WAS_PERSISTENT (1u << 0) /* DCACHE_PERSISTENT set on entry */
+#define PDT_F_WAS_POSITIVE (1u << 1)   /* d_inode set on entry */
+#define PDT_F_PARENT_DEAD (1u << 2)    /* parent directory inode is S_DEAD */
+#define PDT_F_IN_UMOUNT (1u << 3)      /* inside deactivate_locked_super() */
+#define PDT_F_IN_REMOVAL (1u << 4)     /* inside a recursive removal (removal_root set) */
+#define PDT_F_TRACKED (1u << 5)	       /* pdtrace saw it made persistent */
+#define PDT_F_IS_DIR (1u << 6)
+
+/*
+ * Every event starts with this header. Kernel addresses (dentry, parent, sb,
+ * removal_root, stack) identify objects and are never printed unless the user
+ * asks for them.
+ */
+struct pdt_event {
+	unsigned short type; /* enum pdt_event_type */
+	unsigned short size; /* bytes of the whole event */
+	unsigned int flags;
+	unsigned long long ts_ns;
+	unsigned long long dentry;
+	unsigned long long parent;
+	unsigned long long sb;
+	unsigned long long removal_root;
+	unsigned int dev; /* s_dev, the kernel's encoding (major << 20 | minor) */
+	unsigned int pid;
+	int refcount;	      /* d_lockref.count on entry */
+	unsigned char origin; /* enum pdt_origin (from the dentry map) */
+	unsigned char pad[3];
+	char comm[PDT_COMM_LEN];
+};
+
+/* Events that may become findings carry names, a path and a kernel stack. */
+struct pdt_event_full {
+	struct pdt_event h;
+	char fs_type[PDT_FSTYPE_LEN];
+	char s_id[PDT_SID_LEN];
+	unsigned int nstack; /* frames in stack */
+	unsigned int pad;
+	unsigned long long stack[PDT_STACK_DEPTH];
+	char path[PDT_PATH_LEN]; /* from the superblock root, "/" for the root */
+};
+
+/* Per-dentry state kept in the BPF map while a dentry is persistent. */
+struct pdt_dentry_state {
+	unsigned long long sb;
+	unsigned long long parent;
+	unsigned long long made_ns;
+	unsigned int pid;
+	unsigned char origin;
+	unsigned char pad[3];
+};
+
+/* Per-superblock counts kept in the BPF map (what `watch` shows). */
+struct pdt_sb_counts {
+	unsigned long long made;
+	unsigned long long discarded;
+	unsigned long long unpinned;
+	long long live;
+};
+
+/* Per-task state: what a task is in the middle of. */
+struct pdt_task_state {
+	unsigned long long create_target; /* dentry a user-space create was given */
+	unsigned long long removal_root;  /* outermost recursive removal */
+	unsigned int removal_depth;
+	unsigned int umount_depth;
+};
+
+/* Indexes of the tracker's per-CPU counters: anything non-zero makes data incomplete. */
+enum pdt_track_counter {
+	PDT_TC_LOST_EVENTS, /* ring buffer full */
+	PDT_TC_DENTRY_FULL, /* dentry map full */
+	PDT_TC_TASK_FULL,   /* task map full */
+	PDT_TC_SB_FULL,	    /* superblock map full */
+	PDT_TC_MAX,
 };
 
 #endif /* PDTRACE_H */

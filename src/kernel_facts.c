@@ -76,7 +76,7 @@ static bool enum_has(const struct btf *btf, const char *type, const char *name, 
 	return false;
 }
 
-static enum pdt_func_state find_func(struct btf *vmlinux, const struct pdt_hook *h)
+enum pdt_func_state pdt_find_func(struct btf *vmlinux, const struct pdt_hook *h)
 {
 	enum pdt_func_state st = PDT_FUNC_ABSENT;
 	struct btf *btf = vmlinux;
@@ -110,7 +110,7 @@ void pdt_gather_facts(struct pdt_facts *f)
 		return;
 	}
 	for (i = 0; i < pdt_nhooks && i < PDT_MAX_HOOKS; i++)
-		f->funcs[i] = find_func(btf, &pdt_hooks[i]);
+		f->funcs[i] = pdt_find_func(btf, &pdt_hooks[i]);
 	f->persistent_flag =
 	    enum_has(btf, "dentry_flags", "DCACHE_PERSISTENT", &f->persistent_value);
 	btf__free(btf);

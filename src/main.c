@@ -16,6 +16,8 @@ struct command {
 static const struct command commands[] = {
 	{ "doctor", cmd_doctor },
 	{ "stat", cmd_stat },
+	{ "check", cmd_check },
+	{ "trace", cmd_trace },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -56,6 +56,29 @@ done
 run "stat with both" 2 stat -d 1 -- true
 one_line_error "stat with both" "give either --duration or COMMAND"
 
+run "check without command" 2 check
+one_line_error "check without command" "check: no COMMAND given"
+run "check bad format" 2 check -f yaml -- true
+one_line_error "check bad format" "check: unknown format 'yaml'"
+run "check bad --fail-on" 2 check --fail-on leak,bogus -- true
+one_line_error "check bad --fail-on" "check: --fail-on: unknown kind 'bogus'"
+run "check empty --fail-on" 2 check --fail-on , -- true
+one_line_error "check empty --fail-on" "check: --fail-on needs at least one kind"
+run "check unwritable output" 2 check -o /nonexistent/dir/report.json -- true
+one_line_error "check unwritable output" "check: cannot write '/nonexistent/dir/report.json'"
+ln -s "$tmp/target" "$tmp/link"
+run "check output through a symlink" 2 check -o "$tmp/link" -- true
+one_line_error "check output through a symlink" "check: cannot write '$tmp/link': Too many levels of symbolic links"
+[ ! -e "$tmp/target" ] && ok "check did not follow the symlink" || not_ok "check did not follow the symlink"
+run "trace junit" 2 trace -f junit
+one_line_error "trace junit" "trace: unknown format 'junit'"
+run "trace extra argument" 2 trace foo
+one_line_error "trace extra argument" "trace: unexpected argument 'foo'"
+if ! grep -qw d_make_persistent /proc/kallsyms 2>/dev/null; then
+	run "check on a kernel without the API" 2 check -- true
+	one_line_error "check on a kernel without the API" "check: kernel .* lacks the persistent-dentry API: no BTF function d_make_persistent()"
+fi
+
 # One static file that can be copied to any x86-64 test machine.
 if LC_ALL=C readelf -d "$bin" 2>/dev/null | grep -q NEEDED; then
 	not_ok "pdtrace is statically linked" "$(readelf -d "$bin" | grep NEEDED)"

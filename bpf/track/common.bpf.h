@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Shared by the tracker's BPF sources: the maps (defined once in maps.bpf.c,
+ * extern everywhere else, merged by `bpftool gen object`) and small helpers.
+ */
+#ifndef PDT_COMMON_BPF_H
+#define PDT_COMMON_BPF_H
+
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "pdtrace.h"
+
+#ifdef PDT_MAPS_OWNER
+#define PDT_MAP_DECL
+#else
+#define PDT_MAP_DECL extern
+#endif
+
+/* Every event, in order: a single ring buffer keeps reservation order across CPUs. */
+PDT_MAP_DECL struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 8 << 20); /* resized by user space before load */
+} events SEC(".maps");
+
+/* Persistent dentries pdtrace saw made persistent, by dentry address. */
+PDT_MAP_DECL struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 131072); /* resized by user space before load */
+	__type(key, u64);
+	__type(value, struct pdt_dentry_state);
+} dentries SEC(".maps");
+
+/* Per-superblock counts, by superblock address. */
+PDT_MAP_DECL struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, PDT_MAX_SB);
+	__type(key, u64);
+	__type(value, struct pdt_sb_counts);
+} sbs SEC(".maps");
+
+/*
+ * What each task is in the middle of, by thread id. LRU: a create mark on a
+ * filesystem without persistence is never consumed, and must age out.
+ */
+PDT_MAP_DECL struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 16384);
+	__type(key, u32);
+	__type(value, struct pdt_task_state);
+} tasks SEC(".maps");
+
+PDT_MAP_DECL struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, PDT_TC_MAX);
+	__type(key, u32);
+	__type(value, u64);
+} track_counters SEC(".maps");
+
+/* Scratch space to build a path right to left; see fill_path(). */
+#define PDT_SCRATCH_MASK 511
+struct pdt_scratch {
+	char buf[PDT_SCRATCH_MASK + 1 + 256];
+};
+
+PDT_MAP_DECL struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, struct pdt_scratch);
+} scratch SEC(".maps");
+
+/* S_DEAD is a #define in include/linux/fs.h (not in BTF), stable since 2.4. */
+#define PDT_S_DEAD (1 << 4)
+
+static __always_inline u32 persistent_bit(void)
+{
+	/* Never a hard-coded bit: the enum moves between kernels. */
+	return bpf_core_enum_value(enum dentry_flags, DCACHE_PERSISTENT);
+}
+
+static __always_inline void bump(u32 idx)
+{
+	u64 *c = bpf_map_lookup_elem(&track_counters, &idx);
+
+	if (c)
+		*c += 1;
+}
+
+static __always_inline u32 current_tid(void)
+{
+	return (u32)bpf_get_current_pid_tgid();
+}
+
+static __always_inline struct pdt_task_state *task_state(bool create)
+{
+	u32 tid = current_tid();
+	struct pdt_task_state *t, zero = {};
+
+	t = bpf_map_lookup_elem(&tasks, &tid);
+	if (t || !create)
+		return t;
+	bpf_map_update_elem(&tasks, &tid, &zero, BPF_NOEXIST);
+	t = bpf_map_lookup_elem(&tasks, &tid);
+	if (!t)
+		bump(PDT_TC_TASK_FULL);
+	return t;
+}
+
+/* Forget a task's entry once it is in the middle of nothing. */
+static __always_inline void task_release(struct pdt_task_state *t)
+{
+	u32 tid;
+
+	if (t->create_target || t->removal_depth || t->umount_depth)
+		return;
+	tid = current_tid();
+	bpf_map_delete_elem(&tasks, &tid);
+}
+
+static __always_inline struct pdt_sb_counts *sb_counts(u64 sb)
+{
+	struct pdt_sb_counts *c, zero = {};
+
+	c = bpf_map_lookup_elem(&sbs, &sb);
+	if (c)
+		return c;
+	bpf_map_update_elem(&sbs, &sb, &zero, BPF_NOEXIST);
+	c = bpf_map_lookup_elem(&sbs, &sb);
+	if (!c)
+		bump(PDT_TC_SB_FULL);
+	return c;
+}
+
+static __always_inline void fill_header(struct pdt_event *h, u16 type, u16 size, struct dentry *d)
+{
+	struct super_block *sb = BPF_CORE_READ(d, d_sb);
+	struct pdt_task_state *t = task_state(false);
+	u64 key = (u64)d;
+	struct pdt_dentry_state *ds;
+
+	h->type = type;
+	h->size = size;
+	h->flags = 0;
+	h->ts_ns = bpf_ktime_get_ns();
+	h->dentry = key;
+	h->parent = (u64)BPF_CORE_READ(d, d_parent);
+	h->sb = (u64)sb;
+	h->dev = BPF_CORE_READ(sb, s_dev);
+	h->pid = bpf_get_current_pid_tgid() >> 32;
+	h->refcount = BPF_CORE_READ(d, d_lockref.count);
+	h->removal_root = 0;
+	h->origin = PDT_ORIGIN_UNKNOWN;
+	bpf_get_current_comm(h->comm, sizeof(h->comm));
+	if (BPF_CORE_READ(d, d_flags) & persistent_bit())
+		h->flags |= PDT_F_WAS_PERSISTENT;
+	if (BPF_CORE_READ(d, d_inode))
+		h->flags |= PDT_F_WAS_POSITIVE;
+	if (t && t->umount_depth)
+		h->flags |= PDT_F_IN_UMOUNT;
+	if (t && t->removal_depth) {
+		h->flags |= PDT_F_IN_REMOVAL;
+		h->removal_root = t->removal_root;
+	}
+	ds = bpf_map_lookup_elem(&dentries, &key);
+	if (ds) {
+		h->flags |= PDT_F_TRACKED;
+		h->origin = ds->origin;
+	}
+}
+
+/*
+ * Path of d from its superblock's root, built right to left in the per-CPU
+ * scratch buffer (offsets masked so the verifier can bound every access).
+ * Too deep or too long a path keeps its leaf end and starts with "...".
+ */
+static __always_inline void fill_path(struct dentry *d, char *out)
+{
+	u32 zero = 0, pos = PDT_SCRATCH_MASK, len, i;
+	struct pdt_scratch *s = bpf_map_lookup_elem(&scratch, &zero);
+	bool truncated = false;
+
+	if (!s) {
+		out[0] = '\0';
+		return;
+	}
+	s->buf[PDT_SCRATCH_MASK] = '\0';
+	for (i = 0; i < PDT_PATH_DEPTH; i++) {
+		struct dentry *parent = BPF_CORE_READ(d, d_parent);
+		const unsigned char *name;
+
+		if (parent == d || !parent)
+			break;
+		len = BPF_CORE_READ(d, d_name.len);
+		name = BPF_CORE_READ(d, d_name.name);
+		if (len > 255 || PDT_SCRATCH_MASK - pos + len + 1 > PDT_PATH_LEN - 5) {
+			truncated = true;
+			break;
+		}
+		pos -= len;
+		bpf_probe_read_kernel(&s->buf[pos & PDT_SCRATCH_MASK], len & 255, name);
+		pos -= 1;
+		s->buf[pos & PDT_SCRATCH_MASK] = '/';
+		d = parent;
+	}
+	if (i == PDT_PATH_DEPTH && BPF_CORE_READ(d, d_parent) != d)
+		truncated = true;
+	if (pos == PDT_SCRATCH_MASK) {
+		pos -= 1;
+		s->buf[pos & PDT_SCRATCH_MASK] = '/';
+	}
+	if (truncated) {
+		pos -= 3;
+		s->buf[pos & PDT_SCRATCH_MASK] = '.';
+		s->buf[(pos + 1) & PDT_SCRATCH_MASK] = '.';
+		s->buf[(pos + 2) & PDT_SCRATCH_MASK] = '.';
+	}
+	bpf_probe_read_kernel_str(out, PDT_PATH_LEN, &s->buf[pos & PDT_SCRATCH_MASK]);
+}
+
+/* Reserve and fill a full event (names, path, stack); NULL when the ring buffer is full. */
+static __always_inline struct pdt_event_full *emit_full(void *ctx, u16 type, struct dentry *d)
+{
+	struct pdt_event_full *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	struct super_block *sb;
+	long n;
+
+	if (!e) {
+		bump(PDT_TC_LOST_EVENTS);
+		return NULL;
+	}
+	fill_header(&e->h, type, sizeof(*e), d);
+	sb = BPF_CORE_READ(d, d_sb);
+	bpf_probe_read_kernel_str(e->fs_type, sizeof(e->fs_type), BPF_CORE_READ(sb, s_type, name));
+	bpf_probe_read_kernel_str(e->s_id, sizeof(e->s_id), sb->s_id);
+	n = bpf_get_stack(ctx, e->stack, sizeof(e->stack), 0);
+	e->nstack = n > 0 ? n / sizeof(e->stack[0]) : 0;
+	e->pad = 0;
+	fill_path(d, e->path);
+	return e;
+}
+
+static __always_inline struct pdt_event *emit_small(u16 type, struct dentry *d)
+{
+	struct pdt_event *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+
+	if (!e) {
+		bump(PDT_TC_LOST_EVENTS);
+		return NULL;
+	}
+	fill_header(e, type, sizeof(*e), d);
+	return e;
+}
+
+#endif /* PDT_COMMON_BPF_H */

@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dput() is the hottest function of the VFS: leave after one flag test unless the
+ * dentry is persistent. A legitimate dput() of a persistent dentry always sees
+ * count >= 2 (the persistence reference plus the caller's); <= 1 means the caller
+ * is dropping the persistence reference itself.
+ */
+#include "common.bpf.h"
+
+SEC("fentry/dput")
+int BPF_PROG(track_dput, struct dentry *dentry)
+{
+	struct pdt_event_full *e;
+
+	if (!dentry || !(dentry->d_flags & persistent_bit()))
+		return 0;
+	if (dentry->d_lockref.count > 1)
+		return 0;
+	e = emit_full(ctx, PDT_EV_DPUT, dentry);
+	if (e)
+		bpf_ringbuf_submit(e, 0);
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";

@@ -1,0 +1,6 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The tracker's maps, defined once; the other sources declare them extern. */
+#define PDT_MAPS_OWNER
+#include "common.bpf.h"
+
+char LICENSE[] SEC("license") = "GPL";

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The API itself: d_make_persistent(), d_make_discardable(), and d_move() of persistent dentries. */
+#include "common.bpf.h"
+
+/* User origin: d_make_persistent() on the very dentry the task's create hook saw. */
+static __always_inline u8 origin_of(struct dentry *d)
+{
+	struct pdt_task_state *t = task_state(false);
+
+	if (!t || t->create_target != (u64)d)
+		return PDT_ORIGIN_KERNEL;
+	t->create_target = 0;
+	task_release(t);
+	return PDT_ORIGIN_USER;
+}
+
+SEC("fentry/d_make_persistent")
+int BPF_PROG(track_persist, struct dentry *dentry, struct inode *inode)
+{
+	u8 origin = origin_of(dentry);
+	struct pdt_dentry_state st = {};
+	struct pdt_event_full *e;
+	struct pdt_sb_counts *c;
+	u64 key = (u64)dentry;
+	bool was;
+
+	e = emit_full(ctx, PDT_EV_PERSIST, dentry);
+	was = BPF_CORE_READ(dentry, d_flags) & persistent_bit();
+	if (e) {
+		struct inode *dir = BPF_CORE_READ(dentry, d_parent, d_inode);
+
+		e->h.origin = origin; /* what this call makes it, not what the map had */
+		if (dir && (BPF_CORE_READ(dir, i_flags) & PDT_S_DEAD))
+			e->h.flags |= PDT_F_PARENT_DEAD;
+		if (inode && ((BPF_CORE_READ(inode, i_mode) & 00170000) == 0040000))
+			e->h.flags |= PDT_F_IS_DIR;
+		bpf_ringbuf_submit(e, 0);
+	}
+	if (was)
+		return 0; /* persist twice: the first call's state stands */
+	st.sb = (u64)BPF_CORE_READ(dentry, d_sb);
+	st.parent = (u64)BPF_CORE_READ(dentry, d_parent);
+	st.made_ns = bpf_ktime_get_ns();
+	st.pid = bpf_get_current_pid_tgid() >> 32;
+	st.origin = origin;
+	if (bpf_map_update_elem(&dentries, &key, &st, BPF_ANY))
+		bump(PDT_TC_DENTRY_FULL);
+	c = sb_counts(st.sb);
+	if (c) {
+		__sync_fetch_and_add(&c->made, 1);
+		__sync_fetch_and_add(&c->live, 1);
+	}
+	return 0;
+}
+
+SEC("fentry/d_make_discardable")
+int BPF_PROG(track_discard, struct dentry *dentry)
+{
+	struct pdt_event_full *e = emit_full(ctx, PDT_EV_DISCARD, dentry);
+	u64 key = (u64)dentry;
+	struct pdt_sb_counts *c;
+
+	if (e)
+		bpf_ringbuf_submit(e, 0);
+	/* Only tracked dentries count: those made persistent before we started are adopted. */
+	if (bpf_map_delete_elem(&dentries, &key))
+		return 0;
+	c = sb_counts((u64)BPF_CORE_READ(dentry, d_sb));
+	if (c) {
+		__sync_fetch_and_add(&c->discarded, 1);
+		__sync_fetch_and_sub(&c->live, 1);
+	}
+	return 0;
+}
+
+/* A rename moves the dentry under target's parent with target's name. */
+SEC("fentry/d_move")
+int BPF_PROG(track_move, struct dentry *dentry, struct dentry *target)
+{
+	struct pdt_event_full *e;
+	struct pdt_dentry_state *st;
+	u64 key = (u64)dentry;
+
+	if (!(BPF_CORE_READ(dentry, d_flags) & persistent_bit()))
+		return 0;
+	e = emit_full(ctx, PDT_EV_MOVE, target);
+	if (!e)
+		return 0;
+	/* The header describes target; make it about the moved dentry, keeping target's path. */
+	e->h.dentry = key;
+	e->h.refcount = BPF_CORE_READ(dentry, d_lockref.count);
+	e->h.flags |= PDT_F_WAS_PERSISTENT;
+	st = bpf_map_lookup_elem(&dentries, &key);
+	if (st) {
+		st->parent = e->h.parent;
+		e->h.flags |= PDT_F_TRACKED;
+		e->h.origin = st->origin;
+	} else {
+		e->h.flags &= ~PDT_F_TRACKED;
+		e->h.origin = PDT_ORIGIN_UNKNOWN;
+	}
+	bpf_ringbuf_submit(e, 0);
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Recursive removals: remember the outermost root per task, so that each
+ * d_make_discardable() inside knows which removal it belongs to.
+ */
+#include "common.bpf.h"
+
+static __always_inline int removal_enter(struct dentry *root)
+{
+	struct pdt_task_state *t = task_state(true);
+
+	if (t && !t->removal_depth++)
+		t->removal_root = (u64)root;
+	return 0;
+}
+
+static __always_inline int removal_exit(void)
+{
+	struct pdt_task_state *t = task_state(false);
+
+	if (!t || !t->removal_depth)
+		return 0;
+	if (!--t->removal_depth)
+		t->removal_root = 0;
+	task_release(t);
+	return 0;
+}
+
+SEC("fentry/simple_recursive_removal")
+int BPF_PROG(removal_simple_enter, struct dentry *dentry)
+{
+	return removal_enter(dentry);
+}
+
+SEC("fexit/simple_recursive_removal")
+int BPF_PROG(removal_simple_exit, struct dentry *dentry)
+{
+	return removal_exit();
+}
+
+SEC("fentry/locked_recursive_removal")
+int BPF_PROG(removal_locked_enter, struct dentry *dentry)
+{
+	return removal_enter(dentry);
+}
+
+SEC("fexit/locked_recursive_removal")
+int BPF_PROG(removal_locked_exit, struct dentry *dentry)
+{
+	return removal_exit();
+}
+
+/* configfs removes a group's default groups itself (detach_groups()), then the group. */
+SEC("fentry/configfs_rmdir")
+int BPF_PROG(removal_configfs_enter, struct inode *dir, struct dentry *dentry)
+{
+	return removal_enter(dentry);
+}
+
+SEC("fexit/configfs_rmdir")
+int BPF_PROG(removal_configfs_exit, struct inode *dir, struct dentry *dentry)
+{
+	return removal_exit();
+}
+
+char LICENSE[] SEC("license") = "GPL";

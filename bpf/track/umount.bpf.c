@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Umount: deactivate_locked_super() brackets it (removals inside are exempt),
+ * select_collect_umount() unpins what is still persistent without calling
+ * d_make_discardable(), umount_check() finds what is still in use, and the end
+ * of generic_shutdown_super() closes the superblock's books.
+ */
+#include "common.bpf.h"
+
+SEC("fentry/deactivate_locked_super")
+int BPF_PROG(umount_enter, struct super_block *sb)
+{
+	struct pdt_task_state *t = task_state(true);
+
+	if (t)
+		t->umount_depth++;
+	return 0;
+}
+
+SEC("fexit/deactivate_locked_super")
+int BPF_PROG(umount_exit, struct super_block *sb)
+{
+	struct pdt_task_state *t = task_state(false);
+
+	if (t && t->umount_depth) {
+		t->umount_depth--;
+		task_release(t);
+	}
+	return 0;
+}
+
+SEC("fentry/select_collect_umount")
+int BPF_PROG(umount_unpin, void *data, struct dentry *dentry)
+{
+	struct pdt_sb_counts *c;
+	struct pdt_event *e;
+	u64 key = (u64)dentry;
+
+	if (!(dentry->d_flags & persistent_bit()))
+		return 0;
+	e = emit_small(PDT_EV_UNPIN, dentry);
+	if (e)
+		bpf_ringbuf_submit(e, 0);
+	if (bpf_map_delete_elem(&dentries, &key))
+		return 0;
+	c = sb_counts((u64)BPF_CORE_READ(dentry, d_sb));
+	if (c) {
+		__sync_fetch_and_add(&c->unpinned, 1);
+		__sync_fetch_and_sub(&c->live, 1);
+	}
+	return 0;
+}
+
+/* The same test as umount_check(): a leaf that is not the root with count 1. */
+SEC("fentry/umount_check")
+int BPF_PROG(umount_busy, void *data, struct dentry *dentry)
+{
+	struct pdt_event_full *e;
+
+	if (BPF_CORE_READ(dentry, d_children.first))
+		return 0;
+	if ((void *)dentry == data && BPF_CORE_READ(dentry, d_lockref.count) == 1)
+		return 0;
+	e = emit_full(ctx, PDT_EV_BUSY, dentry);
+	if (e)
+		bpf_ringbuf_submit(e, 0);
+	return 0;
+}
+
+SEC("fexit/generic_shutdown_super")
+int BPF_PROG(umount_done, struct super_block *sb)
+{
+	struct pdt_event_full *e;
+
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		bump(PDT_TC_LOST_EVENTS);
+		return 0;
+	}
+	/* s_root is NULL by now: describe the superblock alone. */
+	__builtin_memset(e, 0, sizeof(*e));
+	e->h.type = PDT_EV_SB_DOWN;
+	e->h.size = sizeof(*e);
+	e->h.ts_ns = bpf_ktime_get_ns();
+	e->h.sb = (u64)sb;
+	e->h.dev = BPF_CORE_READ(sb, s_dev);
+	e->h.pid = bpf_get_current_pid_tgid() >> 32;
+	bpf_get_current_comm(e->h.comm, sizeof(e->h.comm));
+	bpf_probe_read_kernel_str(e->fs_type, sizeof(e->fs_type), BPF_CORE_READ(sb, s_type, name));
+	bpf_probe_read_kernel_str(e->s_id, sizeof(e->s_id), sb->s_id);
+	bpf_ringbuf_submit(e, 0);
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";

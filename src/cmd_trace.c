@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `pdtrace trace`: the tracking of `check`, streaming findings as they happen
+ * (and every lifecycle event with -v) until Ctrl-C or --duration; summary at exit.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include "cli.h"
+#include "commands.h"
+#include "exit_codes.h"
+#include "log.h"
+#include "output.h"
+#include "report.h"
+#include "tracker.h"
+
+static const char trace_name[] = "trace";
+
+enum { OPT_SHOW_ADDRESSES = 0x200, OPT_NO_DPUT };
+
+static const struct argp_option trace_options[] = {
+	{ "format", 'f', "FORMAT", 0, "text (default) or json (one object per line)", 0 },
+	{ "duration", 'd', "SECONDS", 0, "Stop after this long (default: until Ctrl-C)", 0 },
+	{ "verbose", 'v', NULL, 0, "Also print every lifecycle event", 0 },
+	{ "show-addresses", OPT_SHOW_ADDRESSES, NULL, 0, "Print kernel addresses in stacks", 0 },
+	{ "no-dput", OPT_NO_DPUT, NULL, 0, "Do not trace dput() (its rule is then off)", 0 },
+	{},
+};
+
+struct trace_args {
+	enum pdt_format format;
+	double duration;
+	bool verbose;
+	bool show_addresses;
+	bool no_dput;
+};
+
+struct trace_ctx {
+	const struct trace_args *args;
+	struct ksyms *ksyms;
+	unsigned long long nevents;
+};
+
+static error_t parse_trace(int key, char *arg, struct argp_state *state)
+{
+	struct trace_args *a = state->input;
+
+	switch (key) {
+	case 'f':
+		if (pdt_parse_format(arg, &a->format) || a->format == PDT_FMT_JUNIT)
+			pdt_die(PDT_EXIT_ERROR, "%s: unknown format '%s' (text, json)", trace_name,
+				arg);
+		return 0;
+	case 'd':
+		a->duration = pdt_parse_seconds(trace_name, "--duration", arg);
+		return 0;
+	case 'v':
+		a->verbose = true;
+		return 0;
+	case OPT_SHOW_ADDRESSES:
+		a->show_addresses = true;
+		return 0;
+	case OPT_NO_DPUT:
+		a->no_dput = true;
+		return 0;
+	case ARGP_KEY_ARG:
+		pdt_unexpected_arg(trace_name, arg);
+	}
+	return ARGP_ERR_UNKNOWN;
+}
+
+static const struct argp trace_argp = {
+	trace_options,
+	parse_trace,
+	NULL,
+	"Trace persistent dentries system-wide and print findings as they happen, until "
+	"Ctrl-C or --duration; a summary at exit.\v"
+	"Exit status: 0 no findings, 1 findings, 2 pdtrace could not trace, 3 data incomplete.",
+	NULL,
+	NULL,
+	NULL,
+};
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static const char *const event_names[PDT_EV_MAX] = {
+	[PDT_EV_PERSIST] = "persist", [PDT_EV_DISCARD] = "discard", [PDT_EV_DPUT] = "dput",
+	[PDT_EV_UNPIN] = "unpin",     [PDT_EV_BUSY] = "busy",	    [PDT_EV_SB_DOWN] = "sb-down",
+	[PDT_EV_MOVE] = "move",
+};
+
+/* -v: one line per lifecycle event, never an address. */
+static void print_event(const void *data, size_t size, void *ctx)
+{
+	const struct pdt_event_full *e = data;
+	struct trace_ctx *tc = ctx;
+	char dev[24];
+	bool full = size >= sizeof(*e);
+
+	tc->nevents++;
+	if (size < sizeof(e->h) || e->h.type >= PDT_EV_MAX || !event_names[e->h.type])
+		return;
+	pdt_format_dev(e->h.dev, dev, sizeof(dev));
+	if (tc->args->format == PDT_FMT_JSON) {
+		printf(
+		    "{\"event\":\"%s\",\"dev\":\"%s\",\"pid\":%u,\"refcount\":%d,\"origin\":\"%s\"",
+		    event_names[e->h.type], dev, e->h.pid, e->h.refcount,
+		    pdt_origin_name(e->h.origin));
+		if (full)
+			printf(",\"fs_type\":\"%.16s\",\"path\":\"%.256s\"", e->fs_type, e->path);
+		printf("}\n");
+	} else {
+		printf("%-8s %-8s %-12.16s %-32.256s origin=%s count=%d pid=%u comm=%.16s\n",
+		       event_names[e->h.type], dev, full ? e->fs_type : "-", full ? e->path : "-",
+		       pdt_origin_name(e->h.origin), e->h.refcount, e->h.pid, e->h.comm);
+	}
+}
+
+static void print_finding(const struct pdt_finding *f, void *ctx)
+{
+	struct trace_ctx *tc = ctx;
+
+	if (!tc->ksyms)
+		tc->ksyms = ksyms_load();
+	if (tc->args->format == PDT_FMT_JSON) {
+		pdt_finding_json(stdout, f, tc->ksyms, tc->args->show_addresses);
+		putchar('\n');
+	} else {
+		pdt_finding_text(stdout, f, tc->ksyms, tc->args->show_addresses);
+		putchar('\n');
+	}
+	fflush(stdout);
+}
+
+static void wait_until_stopped(struct pdt_tracker *t, double duration)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct timespec start, now;
+
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	while (!stop) {
+		pdt_tracker_poll(t, 100);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (duration > 0 &&
+		    (now.tv_sec - start.tv_sec) + (now.tv_nsec - start.tv_nsec) / 1e9 >= duration)
+			break;
+	}
+}
+
+int cmd_trace(int argc, char **argv)
+{
+	struct trace_args args = {};
+	struct trace_ctx tc = { &args, NULL, 0 };
+	struct pdt_tracker_opts topts = {};
+	struct pdt_report rep = {};
+	struct pdt_tracker t;
+	char err[300];
+	int status;
+
+	pdt_parse_args(&trace_argp, trace_name, argc, argv, &args);
+	topts.no_dput = args.no_dput;
+	if (args.verbose) {
+		topts.on_raw = print_event;
+		topts.raw_ctx = &tc;
+	}
+	if (pdt_tracker_open(&t, &topts, err, sizeof(err))) {
+		pdt_tracker_close(&t);
+		pdt_die(PDT_EXIT_ERROR, "%s: %s", trace_name, err);
+	}
+	pdt_rules_on_finding(t.rules, print_finding, &tc);
+	fprintf(stderr, "pdtrace: tracing persistent dentries; Ctrl-C to stop\n");
+	wait_until_stopped(&t, args.duration);
+	pdt_tracker_stop(&t);
+
+	rep.exit_status = -1;
+	pdt_fill_report(&rep, &t, args.show_addresses);
+	if (args.format == PDT_FMT_JSON) {
+		printf("{\"summary\":{\"leak\":%llu,\"imbalance\":%llu,\"illegal-removal\":%llu},"
+		       "\"complete\":%s,\"lost_events\":%llu}\n",
+		       pdt_rules_count(t.rules, PDT_KIND_LEAK),
+		       pdt_rules_count(t.rules, PDT_KIND_IMBALANCE),
+		       pdt_rules_count(t.rules, PDT_KIND_ILLEGAL_REMOVAL),
+		       rep.complete ? "true" : "false", rep.lost_events);
+	} else {
+		struct pdt_report sum = rep;
+
+		/* The findings were streamed already: the summary is the table and counts. */
+		sum.ksyms = NULL;
+		pdt_report_summary(stdout, &sum);
+	}
+	status = pdt_rules_nfindings(t.rules) ? PDT_EXIT_FINDINGS
+		 : rep.complete		      ? PDT_EXIT_OK
+					      : PDT_EXIT_INCOMPLETE;
+	ksyms_free((struct ksyms *)rep.ksyms);
+	ksyms_free(tc.ksyms);
+	pdt_tracker_close(&t);
+	return status;
+}

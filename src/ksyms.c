@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdlib.h>
+#include <string.h>
+#include "ksyms.h"
+
+static int cmp_ksym(const void *a, const void *b)
+{
+	const struct ksym *x = a, *y = b;
+
+	return (x->addr > y->addr) - (x->addr < y->addr);
+}
+
+static int add(struct ksyms *k, unsigned long long addr, const char *name, const char *mod)
+{
+	size_t len = strlen(name) + (mod ? strlen(mod) + 3 : 0) + 1;
+
+	if (k->n == k->cap) {
+		size_t ncap = k->cap ? k->cap * 2 : 4096;
+		struct ksym *n = realloc(k->syms, ncap * sizeof(*n));
+
+		if (!n)
+			return -1;
+		k->syms = n;
+		k->cap = ncap;
+	}
+	k->syms[k->n].addr = addr;
+	k->syms[k->n].name = malloc(len);
+	if (!k->syms[k->n].name)
+		return -1;
+	if (mod)
+		snprintf(k->syms[k->n].name, len, "%s [%s]", name, mod);
+	else
+		snprintf(k->syms[k->n].name, len, "%s", name);
+	k->n++;
+	return 0;
+}
+
+struct ksyms *ksyms_parse(FILE *fp)
+{
+	struct ksyms *k = calloc(1, sizeof(*k));
+	char line[512], name[256], mod[128], type;
+	unsigned long long addr;
+
+	if (!k)
+		return NULL;
+	while (fgets(line, sizeof(line), fp)) {
+		int n = sscanf(line, "%llx %c %255s [%127[^]]]", &addr, &type, name, mod);
+
+		/* Only text symbols, and only real addresses (kptr_restrict shows zeros). */
+		if (n < 3 || !addr || (type != 't' && type != 'T' && type != 'w' && type != 'W'))
+			continue;
+		if (add(k, addr, name, n == 4 ? mod : NULL)) {
+			ksyms_free(k);
+			return NULL;
+		}
+	}
+	qsort(k->syms, k->n, sizeof(k->syms[0]), cmp_ksym);
+	return k;
+}
+
+struct ksyms *ksyms_load(void)
+{
+	FILE *fp = fopen("/proc/kallsyms", "r");
+	struct ksyms *k;
+
+	if (!fp)
+		return NULL;
+	k = ksyms_parse(fp);
+	fclose(fp);
+	return k;
+}
+
+void ksyms_free(struct ksyms *k)
+{
+	size_t i;
+
+	if (!k)
+		return;
+	for (i = 0; i < k->n; i++)
+		free(k->syms[i].name);
+	free(k->syms);
+	free(k);
+}
+
+const struct ksym *ksyms_find(const struct ksyms *k, unsigned long long addr,
+			      unsigned long long *off)
+{
+	size_t lo = 0, hi;
+
+	if (!k || !k->n || addr < k->syms[0].addr)
+		return NULL;
+	hi = k->n;
+	while (hi - lo > 1) { /* last symbol with addr <= target */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (k->syms[mid].addr <= addr)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	if (off)
+		*off = addr - k->syms[lo].addr;
+	return &k->syms[lo];
+}
+
+void ksyms_format(const struct ksyms *k, unsigned long long addr, int show_addr, char *buf,
+		  size_t n)
+{
+	unsigned long long off = 0;
+	const struct ksym *s = ksyms_find(k, addr, &off);
+	char sym[320];
+
+	if (s) {
+		const char *mod = strchr(s->name, ' ');
+
+		if (mod)
+			snprintf(sym, sizeof(sym), "%.*s+0x%llx%s", (int)(mod - s->name), s->name,
+				 off, mod);
+		else
+			snprintf(sym, sizeof(sym), "%s+0x%llx", s->name, off);
+	} else {
+		snprintf(sym, sizeof(sym), "?");
+	}
+	if (show_addr)
+		snprintf(buf, n, "0x%016llx %s", addr, sym);
+	else
+		snprintf(buf, n, "%s", sym);
+}

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+#include "cli.h"
+#include "exit_codes.h"
+#include "log.h"
+#include "output.h"
+
+FILE *pdt_open_output(const char *cmd, const char *path)
+{
+	FILE *fp;
+	int fd;
+
+	if (!path || !strcmp(path, "-"))
+		return stdout;
+	/* O_NOFOLLOW: a symlink planted in a shared directory must not redirect us. */
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
+		pdt_die(PDT_EXIT_ERROR, "%s: cannot write '%s': %s", cmd, path, strerror(errno));
+	fp = fdopen(fd, "w");
+	if (!fp)
+		pdt_die(PDT_EXIT_ERROR, "%s: cannot write '%s': %s", cmd, path, strerror(errno));
+	return fp;
+}
+
+void pdt_close_output(const char *cmd, FILE *fp, const char *path)
+{
+	int bad = ferror(fp) | fflush(fp);
+
+	if (fp != stdout)
+		bad |= fclose(fp);
+	if (bad)
+		pdt_die(PDT_EXIT_ERROR, "%s: error writing '%s'", cmd, path ? path : "stdout");
+}
+
+void pdt_fill_report(struct pdt_report *rep, struct pdt_tracker *t, bool show_addresses)
+{
+	pdt_tracker_losses(t, &rep->lost_events, &rep->map_full);
+	rep->version = PDT_VERSION;
+	rep->kernel = t->release;
+	rep->rules = t->rules;
+	rep->malformed = pdt_rules_malformed(t->rules);
+	rep->complete = !rep->lost_events && !rep->map_full && !rep->malformed;
+	rep->mounts = t->mounts;
+	rep->nmounts = t->nmounts;
+	rep->missing = (const char *const *)t->missing;
+	rep->nmissing = t->nmissing;
+	rep->show_addresses = show_addresses;
+	/* Symbols only when a stack will be printed: kallsyms is large. */
+	rep->ksyms = pdt_rules_nfindings(t->rules) ? ksyms_load() : NULL;
+}

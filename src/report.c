@@ -1,0 +1,341 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdlib.h>
+#include <string.h>
+#include "report.h"
+
+int pdt_parse_format(const char *s, enum pdt_format *fmt)
+{
+	if (!strcmp(s, "text"))
+		*fmt = PDT_FMT_TEXT;
+	else if (!strcmp(s, "json"))
+		*fmt = PDT_FMT_JSON;
+	else if (!strcmp(s, "junit"))
+		*fmt = PDT_FMT_JUNIT;
+	else
+		return -1;
+	return 0;
+}
+
+void pdt_format_dev(unsigned int dev, char *buf, size_t n)
+{
+	snprintf(buf, n, "%u:%u", dev >> 20, dev & 0xfffff);
+}
+
+/* ---- text ----------------------------------------------------------------- */
+
+static void text_stack(FILE *fp, const char *title, const unsigned long long *st, unsigned int n,
+		       const struct ksyms *k, bool addrs)
+{
+	char sym[400];
+	unsigned int i;
+
+	fprintf(fp, "  %s:\n", title);
+	if (!n)
+		fprintf(fp, "    (not seen: made persistent before pdtrace started)\n");
+	for (i = 0; i < n; i++) {
+		ksyms_format(k, st[i], addrs, sym, sizeof(sym));
+		fprintf(fp, "    %s\n", sym);
+	}
+}
+
+void pdt_finding_text(FILE *fp, const struct pdt_finding *f, const struct ksyms *k, bool addrs)
+{
+	char dev[24];
+
+	pdt_format_dev(f->dev, dev, sizeof(dev));
+	fprintf(fp, "%s: %s: %s %s %s\n", pdt_kind_name(f->kind), f->rule, f->fs_type, dev,
+		f->path[0] ? f->path : "?");
+	fprintf(fp, "  %s\n", f->message);
+	fprintf(fp, "  origin %s", pdt_origin_name(f->origin));
+	if (f->has_refcount)
+		fprintf(fp, ", refcount %d", f->refcount);
+	fprintf(fp, ", by pid %u (%s)\n", f->pid, f->comm);
+	if (f->nstack)
+		text_stack(fp, "stack", f->stack, f->nstack, k, addrs);
+	if (strcmp(f->rule, PDT_RULE_SB_BALANCE))
+		text_stack(fp, "made persistent at", f->created, f->ncreated, k, addrs);
+}
+
+static void text_report(FILE *fp, const struct pdt_report *r)
+{
+	size_t i, n = pdt_rules_nfindings(r->rules);
+
+	for (i = 0; i < n; i++) {
+		pdt_finding_text(fp, pdt_rules_finding(r->rules, i), r->ksyms, r->show_addresses);
+		fputc('\n', fp);
+	}
+	pdt_report_summary(fp, r);
+}
+
+void pdt_report_summary(FILE *fp, const struct pdt_report *r)
+{
+	char dev[24];
+	size_t i;
+
+	fprintf(fp, "%-12s %-8s %-16s %-20s %7s %9s %8s %7s %5s %s\n", "FSTYPE", "DEV", "S_ID",
+		"MOUNTPOINT", "MADE", "DISCARDED", "UNPINNED", "PERSIST", "FINDS", "STATE");
+	for (i = 0; i < pdt_rules_nsbs(r->rules); i++) {
+		const struct pdt_sb *sb = pdt_rules_sb(r->rules, i);
+		const char *mp = i < r->nmounts && r->mounts[i].path[0] ? r->mounts[i].path : "-";
+
+		pdt_format_dev(sb->dev, dev, sizeof(dev));
+		fprintf(fp, "%-12s %-8s %-16s %-20s %7llu %9llu %8llu %7lld %5llu %s\n",
+			sb->fs_type, dev, sb->s_id, mp, sb->made, sb->discarded, sb->unpinned,
+			sb->live, sb->findings, sb->unmounted ? "unmounted" : "mounted");
+	}
+	for (i = 0; i < r->nmissing; i++)
+		fprintf(fp, "coverage: %s\n", r->missing[i]);
+	if (!r->complete)
+		fprintf(fp,
+			"INCOMPLETE: %llu events lost, %llu map insertions refused, %llu malformed "
+			"events: findings may be missing\n",
+			r->lost_events, r->map_full, r->malformed);
+	if (r->argv)
+		fprintf(fp, "command: %s exited with status %d\n", r->argv[0], r->exit_status);
+	fprintf(fp, "summary: %llu leak, %llu imbalance, %llu illegal-removal\n",
+		pdt_rules_count(r->rules, PDT_KIND_LEAK),
+		pdt_rules_count(r->rules, PDT_KIND_IMBALANCE),
+		pdt_rules_count(r->rules, PDT_KIND_ILLEGAL_REMOVAL));
+}
+
+/* ---- JSON ----------------------------------------------------------------- */
+
+static void json_str(FILE *fp, const char *s)
+{
+	fputc('"', fp);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(fp, "\\%c", c);
+		else if (c == '\n')
+			fputs("\\n", fp);
+		else if (c < 0x20 || c >= 0x7f)
+			fprintf(fp, "\\u%04x", c); /* names are bytes, not UTF-8: keep JSON valid */
+		else
+			fputc(c, fp);
+	}
+	fputc('"', fp);
+}
+
+static void json_stack(FILE *fp, const unsigned long long *st, unsigned int n,
+		       const struct ksyms *k, bool addrs)
+{
+	char sym[400];
+	unsigned int i;
+
+	fputc('[', fp);
+	for (i = 0; i < n; i++) {
+		ksyms_format(k, st[i], addrs, sym, sizeof(sym));
+		if (i)
+			fputc(',', fp);
+		json_str(fp, sym);
+	}
+	fputc(']', fp);
+}
+
+void pdt_finding_json(FILE *fp, const struct pdt_finding *f, const struct ksyms *k, bool addrs)
+{
+	char dev[24];
+
+	pdt_format_dev(f->dev, dev, sizeof(dev));
+	fputs("{\"kind\":", fp);
+	json_str(fp, pdt_kind_name(f->kind));
+	fputs(",\"rule\":", fp);
+	json_str(fp, f->rule);
+	fputs(",\"fs_type\":", fp);
+	json_str(fp, f->fs_type);
+	fputs(",\"s_id\":", fp);
+	json_str(fp, f->s_id);
+	fputs(",\"dev\":", fp);
+	json_str(fp, dev);
+	fputs(",\"path\":", fp);
+	json_str(fp, f->path);
+	fputs(",\"origin\":", fp);
+	json_str(fp, pdt_origin_name(f->origin));
+	if (f->has_refcount)
+		fprintf(fp, ",\"refcount\":%d", f->refcount);
+	else
+		fputs(",\"refcount\":null", fp);
+	fprintf(fp, ",\"pid\":%u,\"comm\":", f->pid);
+	json_str(fp, f->comm);
+	fputs(",\"stack\":", fp);
+	json_stack(fp, f->stack, f->nstack, k, addrs);
+	fputs(",\"created_stack\":", fp);
+	json_stack(fp, f->created, f->ncreated, k, addrs);
+	fputs(",\"message\":", fp);
+	json_str(fp, f->message);
+	fputc('}', fp);
+}
+
+static void json_report(FILE *fp, const struct pdt_report *r)
+{
+	size_t i, n;
+	char dev[24];
+
+	fputs("{\"version\":", fp);
+	json_str(fp, r->version);
+	fputs(",\"kernel\":", fp);
+	json_str(fp, r->kernel);
+	fprintf(fp,
+		",\"complete\":%s,\"lost_events\":%llu,\"map_full\":%llu,\"malformed_events\":%llu",
+		r->complete ? "true" : "false", r->lost_events, r->map_full, r->malformed);
+	fputs(",\"command\":", fp);
+	if (r->argv) {
+		fputs("{\"argv\":[", fp);
+		for (i = 0; r->argv[i]; i++) {
+			if (i)
+				fputc(',', fp);
+			json_str(fp, r->argv[i]);
+		}
+		fprintf(fp, "],\"exit_status\":%d}", r->exit_status);
+	} else {
+		fputs("null", fp);
+	}
+	fputs(",\"coverage_lost\":[", fp);
+	for (i = 0; i < r->nmissing; i++) {
+		if (i)
+			fputc(',', fp);
+		json_str(fp, r->missing[i]);
+	}
+	fputs("],\"superblocks\":[", fp);
+	for (i = 0; i < pdt_rules_nsbs(r->rules); i++) {
+		const struct pdt_sb *sb = pdt_rules_sb(r->rules, i);
+		const struct pdt_mount *m = i < r->nmounts ? &r->mounts[i] : NULL;
+
+		pdt_format_dev(sb->dev, dev, sizeof(dev));
+		fputs(i ? ",{\"fs_type\":" : "{\"fs_type\":", fp);
+		json_str(fp, sb->fs_type);
+		fputs(",\"s_id\":", fp);
+		json_str(fp, sb->s_id);
+		fputs(",\"dev\":", fp);
+		json_str(fp, dev);
+		fputs(",\"mountpoint\":", fp);
+		if (m && m->path[0])
+			json_str(fp, m->path);
+		else
+			fputs("null", fp);
+		fprintf(
+		    fp,
+		    ",\"mounts\":%d,\"made\":%llu,\"discarded\":%llu,\"unpinned_at_umount\":%llu,"
+		    "\"adopted\":%llu,\"persistent_now\":%lld,\"findings\":%llu,\"unmounted\":%s}",
+		    m ? m->count : 0, sb->made, sb->discarded, sb->unpinned, sb->adopted, sb->live,
+		    sb->findings, sb->unmounted ? "true" : "false");
+	}
+	fputs("],\"findings\":[", fp);
+	n = pdt_rules_nfindings(r->rules);
+	for (i = 0; i < n; i++) {
+		if (i)
+			fputc(',', fp);
+		pdt_finding_json(fp, pdt_rules_finding(r->rules, i), r->ksyms, r->show_addresses);
+	}
+	fprintf(fp, "],\"summary\":{\"leak\":%llu,\"imbalance\":%llu,\"illegal-removal\":%llu}}\n",
+		pdt_rules_count(r->rules, PDT_KIND_LEAK),
+		pdt_rules_count(r->rules, PDT_KIND_IMBALANCE),
+		pdt_rules_count(r->rules, PDT_KIND_ILLEGAL_REMOVAL));
+}
+
+/* ---- JUnit XML ------------------------------------------------------------ */
+
+static void xml_str(FILE *fp, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		switch (c) {
+		case '<':
+			fputs("&lt;", fp);
+			break;
+		case '>':
+			fputs("&gt;", fp);
+			break;
+		case '&':
+			fputs("&amp;", fp);
+			break;
+		case '"':
+			fputs("&quot;", fp);
+			break;
+		default:
+			/* XML 1.0 forbids most control characters, even escaped. */
+			if ((c < 0x20 && c != '\n' && c != '\t') || c >= 0x7f)
+				fprintf(fp, "\\x%02x", c);
+			else
+				fputc(c, fp);
+		}
+	}
+}
+
+/* The failure's body: the finding as the text report shows it. */
+static void xml_finding_body(FILE *fp, const struct pdt_finding *f, const struct pdt_report *r)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+
+	if (mem) {
+		pdt_finding_text(mem, f, r->ksyms, r->show_addresses);
+		fclose(mem);
+		xml_str(fp, buf);
+	}
+	free(buf);
+}
+
+static void junit_report(FILE *fp, const struct pdt_report *r)
+{
+	size_t i, j, nsb = pdt_rules_nsbs(r->rules), nf = pdt_rules_nfindings(r->rules);
+	unsigned long long failures = nf + (r->complete ? 0 : 1);
+	char dev[24];
+
+	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n", fp);
+	fprintf(fp, "<testsuite name=\"pdtrace\" tests=\"%zu\" failures=\"%llu\" errors=\"0\">\n",
+		nsb + 1, failures);
+	fputs("  <testcase classname=\"pdtrace\" name=\"complete data\">\n", fp);
+	if (!r->complete)
+		fprintf(fp,
+			"    <failure type=\"incomplete\" message=\"%llu events lost, %llu map "
+			"insertions refused\"/>\n",
+			r->lost_events, r->map_full);
+	fputs("  </testcase>\n", fp);
+	for (i = 0; i < nsb; i++) {
+		const struct pdt_sb *sb = pdt_rules_sb(r->rules, i);
+
+		pdt_format_dev(sb->dev, dev, sizeof(dev));
+		fputs("  <testcase classname=\"pdtrace.", fp);
+		xml_str(fp, sb->fs_type);
+		fputs("\" name=\"", fp);
+		xml_str(fp, sb->fs_type);
+		fprintf(fp, " %s ", dev);
+		xml_str(fp, sb->s_id);
+		fputs("\">\n", fp);
+		for (j = 0; j < nf; j++) {
+			const struct pdt_finding *f = pdt_rules_finding(r->rules, j);
+
+			if (f->sb_index != i)
+				continue;
+			fprintf(fp,
+				"    <failure type=\"%s\" message=\"%s: ", pdt_kind_name(f->kind),
+				f->rule);
+			xml_str(fp, f->path);
+			fputs("\">", fp);
+			xml_finding_body(fp, f, r);
+			fputs("</failure>\n", fp);
+		}
+		fputs("  </testcase>\n", fp);
+	}
+	fputs("</testsuite>\n</testsuites>\n", fp);
+}
+
+void pdt_report_write(FILE *fp, enum pdt_format fmt, const struct pdt_report *r)
+{
+	switch (fmt) {
+	case PDT_FMT_TEXT:
+		text_report(fp, r);
+		break;
+	case PDT_FMT_JSON:
+		json_report(fp, r);
+		break;
+	case PDT_FMT_JUNIT:
+		junit_report(fp, r);
+		break;
+	}
+}

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Reports of a run: text for terminals, JSON for tools, JUnit XML for CI. Plain C. */
+#ifndef PDT_REPORT_H
+#define PDT_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include "ksyms.h"
+#include "rules.h"
+
+enum pdt_format { PDT_FMT_TEXT, PDT_FMT_JSON, PDT_FMT_JUNIT };
+
+struct pdt_mount {
+	char path[256]; /* first mountpoint, "" if not mounted */
+	int count;	/* number of mounts */
+};
+
+struct pdt_report {
+	const char *version;
+	const char *kernel;
+	bool complete;
+	unsigned long long lost_events;
+	unsigned long long map_full; /* insertions refused by full maps */
+	unsigned long long malformed;
+	char *const *argv; /* the command, NULL-terminated; NULL if none */
+	int exit_status;   /* the command's, shell-style; -1 if none */
+	const struct pdt_rules *rules;
+	const struct pdt_mount *mounts; /* parallel to the rules' superblocks */
+	size_t nmounts;
+	const char *const *missing; /* "hook: what is lost" lines */
+	size_t nmissing;
+	const struct ksyms *ksyms;
+	bool show_addresses;
+};
+
+int pdt_parse_format(const char *s, enum pdt_format *fmt);
+void pdt_report_write(FILE *fp, enum pdt_format fmt, const struct pdt_report *r);
+/* The text report without its findings: superblock table, coverage, summary. */
+void pdt_report_summary(FILE *fp, const struct pdt_report *r);
+/* One finding as `trace` streams it: a text block, or one JSON object on one line. */
+void pdt_finding_text(FILE *fp, const struct pdt_finding *f, const struct ksyms *k, bool addrs);
+void pdt_finding_json(FILE *fp, const struct pdt_finding *f, const struct ksyms *k, bool addrs);
+/* "major:minor" of a kernel-encoded dev_t. */
+void pdt_format_dev(unsigned int dev, char *buf, size_t n);
+
+#endif

@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The rules engine: turns the tracker's event stream into per-superblock books
+ * and findings. Plain C, no libbpf: the unit tests feed it recorded or made-up
+ * events, and `check`, `trace` (and later `report`) feed it the live stream.
+ */
+#ifndef PDT_RULES_H
+#define PDT_RULES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "pdtrace.h"
+
+enum pdt_kind { PDT_KIND_LEAK, PDT_KIND_IMBALANCE, PDT_KIND_ILLEGAL_REMOVAL, PDT_KIND_MAX };
+
+/* Rule names, as reports print them. */
+#define PDT_RULE_BUSY_AT_UMOUNT "busy-at-umount"
+#define PDT_RULE_PINNED_AFTER_UMOUNT "pinned-after-umount"
+#define PDT_RULE_ORPHANED "orphaned"
+#define PDT_RULE_DISCARD_UNPERSISTED "discard-unpersisted"
+#define PDT_RULE_PERSIST_TWICE "persist-twice"
+#define PDT_RULE_DPUT_PERSISTENCE_REF "dput-persistence-ref"
+#define PDT_RULE_SB_BALANCE "sb-balance"
+#define PDT_RULE_USER_ENTRY_REMOVED "user-entry-removed"
+#define PDT_RULE_CREATE_IN_DEAD_DIR "create-in-dead-dir"
+
+struct pdt_finding {
+	enum pdt_kind kind;
+	const char *rule;
+	size_t sb_index; /* into pdt_rules_sb() */
+	char fs_type[PDT_FSTYPE_LEN];
+	char s_id[PDT_SID_LEN];
+	unsigned int dev;
+	char path[PDT_PATH_LEN];
+	enum pdt_origin origin;
+	bool has_refcount;
+	int refcount;
+	unsigned int pid;
+	char comm[PDT_COMM_LEN];
+	unsigned long long ts_ns;
+	unsigned int nstack;
+	unsigned long long stack[PDT_STACK_DEPTH];
+	unsigned int ncreated; /* 0: creation not seen */
+	unsigned long long created[PDT_STACK_DEPTH];
+	char message[384];
+};
+
+struct pdt_sb {
+	unsigned long long sb; /* kernel address: identity only */
+	unsigned int dev;
+	char fs_type[PDT_FSTYPE_LEN];
+	char s_id[PDT_SID_LEN];
+	unsigned long long made;      /* seen made persistent */
+	unsigned long long discarded; /* of those, discarded */
+	unsigned long long unpinned;  /* of those, unpinned at umount */
+	unsigned long long adopted;   /* persistent before pdtrace started, then released */
+	long long live;		      /* made - discarded - unpinned */
+	unsigned long long findings;
+	bool unmounted;
+};
+
+struct pdt_rules;
+
+typedef void (*pdt_finding_cb)(const struct pdt_finding *f, void *ctx);
+typedef void (*pdt_sb_cb)(const struct pdt_sb *sb, void *ctx);
+
+struct pdt_rules *pdt_rules_new(void);
+void pdt_rules_free(struct pdt_rules *r);
+/* Called for each finding as it is made (streaming output); optional. */
+void pdt_rules_on_finding(struct pdt_rules *r, pdt_finding_cb cb, void *ctx);
+/* Called when a superblock is first seen (to look up its mountpoint); optional. */
+void pdt_rules_on_new_sb(struct pdt_rules *r, pdt_sb_cb cb, void *ctx);
+/* Disable a rule whose hook is missing: its findings are not made. */
+void pdt_rules_disable(struct pdt_rules *r, const char *rule);
+
+/*
+ * Feed one event as the ring buffer delivered it. Returns 0, or -1 when the
+ * event is malformed (short, unknown type, size mismatch): it is then ignored.
+ */
+int pdt_rules_feed(struct pdt_rules *r, const void *data, size_t size);
+
+size_t pdt_rules_nfindings(const struct pdt_rules *r);
+const struct pdt_finding *pdt_rules_finding(const struct pdt_rules *r, size_t i);
+size_t pdt_rules_nsbs(const struct pdt_rules *r);
+const struct pdt_sb *pdt_rules_sb(const struct pdt_rules *r, size_t i);
+/* Findings per kind. */
+unsigned long long pdt_rules_count(const struct pdt_rules *r, enum pdt_kind kind);
+/* Malformed events seen. */
+unsigned long long pdt_rules_malformed(const struct pdt_rules *r);
+
+const char *pdt_kind_name(enum pdt_kind k);
+const char *pdt_origin_name(enum pdt_origin o);
+
+#endif

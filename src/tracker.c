@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include "hooks.h"
+#include "kernel_facts.h"
+#include "mountinfo.h"
+#include "tracker.h"
+#include "track.skel.h"
+
+#define DEFAULT_RINGBUF_PAGES 2048 /* 8 MiB */
+#define DEFAULT_MAX_DENTRIES 131072
+
+static int on_event(void *ctx, void *data, size_t size)
+{
+	struct pdt_tracker *t = ctx;
+
+	if (t->on_raw)
+		t->on_raw(data, size, t->raw_ctx);
+	pdt_rules_feed(t->rules, data, size);
+	return 0;
+}
+
+/* Keep mounts[] parallel to the rules' superblocks. */
+static void on_new_sb(const struct pdt_sb *sb, void *ctx)
+{
+	struct pdt_tracker *t = ctx;
+	struct pdt_mount *m;
+
+	if (t->nmounts == t->cap_mounts) {
+		size_t ncap = t->cap_mounts ? t->cap_mounts * 2 : 16;
+
+		m = realloc(t->mounts, ncap * sizeof(*m));
+		if (!m)
+			return;
+		t->mounts = m;
+		t->cap_mounts = ncap;
+	}
+	m = &t->mounts[t->nmounts++];
+	m->count = mountinfo_lookup_self(sb->dev, m->path, sizeof(m->path));
+}
+
+/* A one-line reason why this kernel or process cannot be traced, or NULL. */
+static const char *check_kernel(struct pdt_facts *f, char *err, size_t errlen)
+{
+	size_t i;
+
+	pdt_gather_facts(f);
+	if (f->btf_err) {
+		snprintf(err, errlen, "kernel %s has no BTF (/sys/kernel/btf/vmlinux): unsupported",
+			 f->release);
+		return err;
+	}
+	for (i = 0; i < pdt_nhooks; i++)
+		if (pdt_hooks[i].required && f->funcs[i] != PDT_FUNC_PRESENT) {
+			snprintf(err, errlen,
+				 "kernel %s lacks the persistent-dentry API: no BTF function %s()",
+				 f->release, pdt_hooks[i].func);
+			return err;
+		}
+	if (!f->persistent_flag) {
+		snprintf(err, errlen,
+			 "kernel %s lacks the persistent-dentry API: no DCACHE_PERSISTENT in enum "
+			 "dentry_flags",
+			 f->release);
+		return err;
+	}
+	if (!f->cap_sys_admin && !(f->cap_bpf && f->cap_perfmon)) {
+		snprintf(err, errlen,
+			 "insufficient privileges: run as root or with CAP_BPF and CAP_PERFMON");
+		return err;
+	}
+	return NULL;
+}
+
+static void note_missing(struct pdt_tracker *t, const struct pdt_hook *h)
+{
+	char line[200];
+	size_t i;
+
+	snprintf(line, sizeof(line), "%s() not traceable here: lost %s", h->func, h->lost);
+	for (i = 0; i < t->nmissing; i++)
+		if (!strcmp(t->missing[i], line))
+			return; /* fentry and fexit of one function */
+	if (t->nmissing < sizeof(t->missing) / sizeof(t->missing[0]))
+		t->missing[t->nmissing++] = strdup(line);
+	for (i = 0; i < 3 && h->rules[i]; i++)
+		pdt_rules_disable(t->rules, h->rules[i]);
+}
+
+/* Load only the programs whose functions this kernel has; say what the others cost. */
+static void select_programs(struct pdt_tracker *t, const struct pdt_facts *f,
+			    const struct pdt_tracker_opts *o)
+{
+	struct bpf_program *prog;
+
+	bpf_object__for_each_program(prog, t->skel->obj) {
+		const char *func = strchr(bpf_program__section_name(prog), '/') + 1;
+		const struct pdt_hook *h = pdt_hook_find(func);
+		bool ok = h && f->funcs[h - pdt_hooks] == PDT_FUNC_PRESENT;
+
+		if (h && !strcmp(func, "dput") && o->no_dput) {
+			ok = false;
+			pdt_rules_disable(t->rules, PDT_RULE_DPUT_PERSISTENCE_REF);
+		} else if (h && !ok) {
+			note_missing(t, h);
+		}
+		bpf_program__set_autoload(prog, ok);
+	}
+}
+
+static const char *load_error(int err, char *buf, size_t n)
+{
+	if (err == -EPERM || err == -EACCES)
+		snprintf(buf, n,
+			 "attaching fentry programs is not permitted here (%s): the kernel, its "
+			 "lockdown or an LSM forbids tracing",
+			 err == -EPERM ? "EPERM" : "EACCES");
+	else
+		snprintf(buf, n,
+			 "cannot load the BPF programs: %s (run 'pdtrace -v ...' for details)",
+			 strerror(-err));
+	return buf;
+}
+
+int pdt_tracker_open(struct pdt_tracker *t, const struct pdt_tracker_opts *o, char *err,
+		     size_t errlen)
+{
+	unsigned int pages = o->ringbuf_pages ? o->ringbuf_pages : DEFAULT_RINGBUF_PAGES;
+	struct pdt_facts f;
+	int rc;
+
+	memset(t, 0, sizeof(*t));
+	if (check_kernel(&f, err, errlen))
+		return -1;
+	memcpy(t->release, f.release, sizeof(t->release));
+	t->on_raw = o->on_raw;
+	t->raw_ctx = o->raw_ctx;
+	t->rules = pdt_rules_new();
+	t->skel = track_bpf__open();
+	if (!t->rules || !t->skel) {
+		snprintf(err, errlen, "cannot open the BPF object: %s", strerror(errno));
+		return -1;
+	}
+	pdt_rules_on_new_sb(t->rules, on_new_sb, t);
+	select_programs(t, &f, o);
+	bpf_map__set_max_entries(t->skel->maps.events, pages * 4096);
+	bpf_map__set_max_entries(t->skel->maps.dentries,
+				 o->max_dentries ? o->max_dentries : DEFAULT_MAX_DENTRIES);
+	rc = track_bpf__load(t->skel);
+	if (rc) {
+		load_error(rc, err, errlen);
+		return -1;
+	}
+	t->rb = ring_buffer__new(bpf_map__fd(t->skel->maps.events), on_event, t, NULL);
+	if (!t->rb) {
+		snprintf(err, errlen, "cannot set up the ring buffer: %s", strerror(errno));
+		return -1;
+	}
+	rc = track_bpf__attach(t->skel);
+	if (rc) {
+		load_error(rc, err, errlen);
+		return -1;
+	}
+	return 0;
+}
+
+int pdt_tracker_poll(struct pdt_tracker *t, int timeout_ms)
+{
+	int n = ring_buffer__poll(t->rb, timeout_ms);
+
+	return n == -EINTR ? 0 : n;
+}
+
+void pdt_tracker_stop(struct pdt_tracker *t)
+{
+	track_bpf__detach(t->skel);
+	while (ring_buffer__consume(t->rb) > 0)
+		;
+}
+
+static unsigned long long counter(struct pdt_tracker *t, unsigned int idx)
+{
+	int ncpu = libbpf_num_possible_cpus(), i;
+	unsigned long long total = 0, *vals;
+
+	if (ncpu <= 0)
+		return 0;
+	vals = calloc(ncpu, sizeof(*vals));
+	if (vals && !bpf_map_lookup_elem(bpf_map__fd(t->skel->maps.track_counters), &idx, vals))
+		for (i = 0; i < ncpu; i++)
+			total += vals[i];
+	free(vals);
+	return total;
+}
+
+void pdt_tracker_losses(struct pdt_tracker *t, unsigned long long *lost,
+			unsigned long long *map_full)
+{
+	*lost = counter(t, PDT_TC_LOST_EVENTS);
+	*map_full = counter(t, PDT_TC_DENTRY_FULL) + counter(t, PDT_TC_TASK_FULL) +
+		    counter(t, PDT_TC_SB_FULL);
+}
+
+void pdt_tracker_close(struct pdt_tracker *t)
+{
+	size_t i;
+
+	ring_buffer__free(t->rb);
+	track_bpf__destroy(t->skel);
+	pdt_rules_free(t->rules);
+	free(t->mounts);
+	for (i = 0; i < t->nmissing; i++)
+		free(t->missing[i]);
+	memset(t, 0, sizeof(*t));
+}

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The live tracker: loads the BPF programs on the hooks this kernel has, feeds
+ * the ring buffer into the rules engine, and keeps the mountpoint of every
+ * superblock it meets. Shared by `check` and `trace`.
+ */
+#ifndef PDT_TRACKER_H
+#define PDT_TRACKER_H
+
+#include <stdbool.h>
+#include "report.h"
+#include "rules.h"
+
+struct pdt_tracker_opts {
+	bool no_dput;		    /* leave dput() alone: its rule is off */
+	unsigned int ringbuf_pages; /* power of two; 0: default */
+	unsigned int max_dentries;  /* 0: default */
+	/* Every raw event before the rules see it (trace -v); optional. */
+	void (*on_raw)(const void *data, size_t size, void *ctx);
+	void *raw_ctx;
+};
+
+struct track_bpf;
+struct ring_buffer;
+
+struct pdt_tracker {
+	struct track_bpf *skel;
+	struct ring_buffer *rb;
+	struct pdt_rules *rules;
+	struct pdt_mount *mounts;
+	size_t nmounts, cap_mounts;
+	char *missing[32]; /* "func(): what is lost" */
+	size_t nmissing;
+	char release[65];
+	void (*on_raw)(const void *data, size_t size, void *ctx);
+	void *raw_ctx;
+};
+
+/*
+ * Check the kernel, load and attach. On failure returns -1 with a one-line
+ * reason in err (the caller exits 2).
+ */
+int pdt_tracker_open(struct pdt_tracker *t, const struct pdt_tracker_opts *o, char *err,
+		     size_t errlen);
+/* Deliver pending events to the rules engine; waits up to timeout_ms. */
+int pdt_tracker_poll(struct pdt_tracker *t, int timeout_ms);
+/* Detach every program (no new events), then deliver what is left in the buffer. */
+void pdt_tracker_stop(struct pdt_tracker *t);
+/* Events lost to a full ring buffer, and insertions refused by full maps. */
+void pdt_tracker_losses(struct pdt_tracker *t, unsigned long long *lost,
+			unsigned long long *map_full);
+void pdt_tracker_close(struct pdt_tracker *t);
+
+#endif

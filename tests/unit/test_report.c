@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Unit tests of symbolization, mountinfo parsing and the three report formats. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "ksyms.h"
+#include "mountinfo.h"
+#include "report.h"
+#include "rules.h"
+
+static const char kallsyms[] = "ffffffff81000000 T _stext\n"
+			       "ffffffff81000100 t d_make_persistent\n"
+			       "ffffffff81000200 T dput\n"
+			       "ffffffff81000300 D some_data\n"
+			       "0000000000000000 T hidden_by_kptr_restrict\n"
+			       "ffffffffc0000000 t configfs_rmdir\t[configfs]\n"
+			       "garbage line\n";
+
+static struct ksyms *load_syms(void)
+{
+	FILE *fp = fmemopen((void *)kallsyms, sizeof(kallsyms) - 1, "r");
+	struct ksyms *k;
+
+	assert_non_null(fp);
+	k = ksyms_parse(fp);
+	fclose(fp);
+	assert_non_null(k);
+	return k;
+}
+
+static void test_ksyms(void **state)
+{
+	struct ksyms *k = load_syms();
+	char buf[128];
+
+	(void)state;
+	assert_int_equal(k->n, 4); /* text symbols with real addresses only */
+	ksyms_format(k, 0xffffffff81000110ULL, 0, buf, sizeof(buf));
+	assert_string_equal(buf, "d_make_persistent+0x10");
+	ksyms_format(k, 0xffffffffc0000004ULL, 0, buf, sizeof(buf));
+	assert_string_equal(buf, "configfs_rmdir+0x4 [configfs]");
+	ksyms_format(k, 0x1000, 0, buf, sizeof(buf));
+	assert_string_equal(buf, "?");
+	ksyms_format(k, 0xffffffff81000200ULL, 1, buf, sizeof(buf));
+	assert_string_equal(buf, "0xffffffff81000200 dput+0x0");
+	ksyms_free(k);
+}
+
+static void test_mountinfo(void **state)
+{
+	static const char mi[] = "22 1 0:21 / /proc rw - proc proc rw\n"
+				 "30 22 0:27 / /mnt/with\\040space rw - tmpfs t rw\n"
+				 "31 22 0:27 / /mnt/again rw - tmpfs t rw\n"
+				 "32 22 8:1 / / rw - ext4 /dev/sda1 rw\n";
+	char mp[256];
+	FILE *fp;
+
+	(void)state;
+	fp = fmemopen((void *)mi, sizeof(mi) - 1, "r");
+	assert_int_equal(mountinfo_lookup(fp, 27, mp, sizeof(mp)), 2);
+	assert_string_equal(mp, "/mnt/with space");
+	fclose(fp);
+	fp = fmemopen((void *)mi, sizeof(mi) - 1, "r");
+	assert_int_equal(mountinfo_lookup(fp, 8u << 20 | 1, mp, sizeof(mp)), 1);
+	assert_string_equal(mp, "/");
+	fclose(fp);
+	fp = fmemopen((void *)mi, sizeof(mi) - 1, "r");
+	assert_int_equal(mountinfo_lookup(fp, 99, mp, sizeof(mp)), 0);
+	assert_string_equal(mp, "");
+	fclose(fp);
+}
+
+/* A run with one finding (a persistent dentry left after umount). */
+static struct pdt_rules *one_leak(void)
+{
+	struct pdt_rules *r = pdt_rules_new();
+	struct pdt_event_full e = {};
+
+	e.h.type = PDT_EV_PERSIST;
+	e.h.size = sizeof(e);
+	e.h.dentry = 0xffff888012345678ULL;
+	e.h.parent = 0xffff888000000001ULL;
+	e.h.sb = 0xffff888000100000ULL;
+	e.h.dev = 27;
+	e.h.origin = PDT_ORIGIN_USER;
+	strcpy(e.h.comm, "mk\"dir");
+	strcpy(e.fs_type, "tmpfs");
+	strcpy(e.s_id, "tmpfs");
+	strcpy(e.path, "/a<b>&\"c\"");
+	e.nstack = 1;
+	e.stack[0] = 0xffffffff81000104ULL;
+	assert_int_equal(pdt_rules_feed(r, &e, sizeof(e)), 0);
+	e.h.type = PDT_EV_SB_DOWN;
+	assert_int_equal(pdt_rules_feed(r, &e, sizeof(e)), 0);
+	return r;
+}
+
+static char *render(enum pdt_format fmt, bool addrs, bool complete)
+{
+	struct pdt_rules *r = one_leak();
+	struct ksyms *k = load_syms();
+	struct pdt_mount m = { "/mnt/t", 1 };
+	char *argv[] = { "sh", "-c", "true", NULL }, *buf = NULL;
+	const char *missing[] = { "umount_check() not traceable here: lost x" };
+	struct pdt_report rep = { .version = "0.1.0",
+				  .kernel = "7.2.13",
+				  .complete = complete,
+				  .lost_events = complete ? 0 : 5,
+				  .argv = argv,
+				  .exit_status = 0,
+				  .rules = r,
+				  .mounts = &m,
+				  .nmounts = 1,
+				  .missing = missing,
+				  .nmissing = 1,
+				  .ksyms = k,
+				  .show_addresses = addrs };
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	pdt_report_write(fp, fmt, &rep);
+	fclose(fp);
+	ksyms_free(k);
+	pdt_rules_free(r);
+	return buf;
+}
+
+static void test_json_report(void **state)
+{
+	char *s = render(PDT_FMT_JSON, false, true);
+
+	(void)state;
+	assert_non_null(strstr(s, "\"complete\":true"));
+	assert_non_null(strstr(s, "\"argv\":[\"sh\",\"-c\",\"true\"],\"exit_status\":0"));
+	assert_non_null(strstr(s, "\"fs_type\":\"tmpfs\",\"s_id\":\"tmpfs\",\"dev\":\"0:27\","
+				  "\"mountpoint\":\"/mnt/t\",\"mounts\":1,\"made\":1"));
+	assert_non_null(strstr(s, "\"unmounted\":true"));
+	assert_non_null(strstr(s, "\"rule\":\"pinned-after-umount\""));
+	assert_non_null(strstr(s, "\"path\":\"/a<b>&\\\"c\\\"\""));
+	assert_non_null(strstr(s, "\"comm\":\"mk\\\"dir\""));
+	assert_non_null(strstr(s, "\"created_stack\":[\"d_make_persistent+0x4\"]"));
+	assert_non_null(
+	    strstr(s, "\"summary\":{\"leak\":1,\"imbalance\":1,\"illegal-removal\":0}"));
+	/* No kernel address anywhere unless asked. */
+	assert_null(strstr(s, "ffff"));
+	free(s);
+	s = render(PDT_FMT_JSON, true, false);
+	assert_non_null(strstr(s, "0xffffffff81000104 d_make_persistent+0x4"));
+	assert_non_null(strstr(s, "\"complete\":false,\"lost_events\":5"));
+	free(s);
+}
+
+static void test_text_report(void **state)
+{
+	char *s = render(PDT_FMT_TEXT, false, false);
+
+	(void)state;
+	assert_non_null(strstr(s, "leak: pinned-after-umount: tmpfs 0:27 /a<b>&\"c\"\n"));
+	assert_non_null(strstr(s, "  made persistent at:\n    d_make_persistent+0x4\n"));
+	assert_non_null(strstr(s, "coverage: umount_check() not traceable here"));
+	assert_non_null(strstr(s, "INCOMPLETE: 5 events lost"));
+	assert_non_null(strstr(s, "summary: 1 leak, 1 imbalance, 0 illegal-removal"));
+	assert_null(strstr(s, "ffff"));
+	free(s);
+}
+
+static void test_junit_report(void **state)
+{
+	char *s = render(PDT_FMT_JUNIT, false, true);
+
+	(void)state;
+	assert_non_null(strstr(s, "<testsuite name=\"pdtrace\" tests=\"2\" failures=\"2\""));
+	assert_non_null(
+	    strstr(s, "<testcase classname=\"pdtrace.tmpfs\" name=\"tmpfs 0:27 tmpfs\">"));
+	assert_non_null(strstr(s, "<failure type=\"leak\" message=\"pinned-after-umount: "
+				  "/a&lt;b&gt;&amp;&quot;c&quot;\">"));
+	assert_non_null(strstr(s, "<failure type=\"imbalance\" message=\"sb-balance: /\">"));
+	assert_null(strstr(s, "<b>"));
+	free(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ksyms),	     cmocka_unit_test(test_mountinfo),
+		cmocka_unit_test(test_json_report),  cmocka_unit_test(test_text_report),
+		cmocka_unit_test(test_junit_report),
+	};
+
+	return cmocka_run_group_tests_name("report", tests, NULL, NULL);
+}

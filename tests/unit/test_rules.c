@@ -1,0 +1,398 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Unit tests of the rules engine on synthetic event streams. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+#include "rules.h"
+
+#define SB1 0xffff888000100000ULL
+#define SB2 0xffff888000200000ULL
+#define ROOT 0xffff888001000000ULL /* the superblock root: never persistent */
+
+static struct pdt_event_full ev;
+
+/* A full event about dentry d (parent p) on SB1, path given. */
+static const void *full(unsigned short type, uint64_t d, uint64_t p, const char *path,
+			unsigned int flags)
+{
+	memset(&ev, 0, sizeof(ev));
+	ev.h.type = type;
+	ev.h.size = sizeof(ev);
+	ev.h.flags = flags;
+	ev.h.dentry = d;
+	ev.h.parent = p;
+	ev.h.sb = SB1;
+	ev.h.dev = 27;
+	ev.h.pid = 42;
+	ev.h.refcount = 2;
+	ev.h.origin = PDT_ORIGIN_KERNEL;
+	strcpy(ev.h.comm, "test");
+	strcpy(ev.fs_type, "tmpfs");
+	strcpy(ev.s_id, "tmpfs");
+	ev.nstack = 2;
+	ev.stack[0] = 0xffffffff81000010ULL;
+	ev.stack[1] = 0xffffffff81000020ULL;
+	snprintf(ev.path, sizeof(ev.path), "%s", path);
+	return &ev;
+}
+
+static void feed(struct pdt_rules *r, const void *e)
+{
+	assert_int_equal(pdt_rules_feed(r, e, sizeof(ev)), 0);
+}
+
+static void persist(struct pdt_rules *r, uint64_t d, uint64_t p, const char *path,
+		    enum pdt_origin origin, unsigned int flags)
+{
+	full(PDT_EV_PERSIST, d, p, path, flags);
+	ev.h.origin = origin;
+	ev.h.refcount = 1;
+	feed(r, &ev);
+}
+
+static void discard(struct pdt_rules *r, uint64_t d, uint64_t p, const char *path,
+		    unsigned int flags, uint64_t removal_root)
+{
+	full(PDT_EV_DISCARD, d, p, path, flags | PDT_F_WAS_PERSISTENT | PDT_F_WAS_POSITIVE);
+	ev.h.removal_root = removal_root;
+	feed(r, &ev);
+}
+
+static void unpin(struct pdt_rules *r, uint64_t d)
+{
+	struct pdt_event e = { .type = PDT_EV_UNPIN,
+			       .size = sizeof(e),
+			       .dentry = d,
+			       .sb = SB1,
+			       .dev = 27,
+			       .flags = PDT_F_WAS_PERSISTENT | PDT_F_IN_UMOUNT };
+
+	assert_int_equal(pdt_rules_feed(r, &e, sizeof(e)), 0);
+}
+
+static void sb_down(struct pdt_rules *r)
+{
+	feed(r, full(PDT_EV_SB_DOWN, 0, 0, "", PDT_F_IN_UMOUNT));
+}
+
+static const struct pdt_finding *only_finding(struct pdt_rules *r, enum pdt_kind kind,
+					      const char *rule)
+{
+	const struct pdt_finding *f;
+
+	assert_int_equal(pdt_rules_nfindings(r), 1);
+	f = pdt_rules_finding(r, 0);
+	assert_int_equal(f->kind, kind);
+	assert_string_equal(f->rule, rule);
+	return f;
+}
+
+static void test_clean_lifecycle(void **state)
+{
+	struct pdt_rules *r = pdt_rules_new();
+	const struct pdt_sb *sb;
+
+	(void)state;
+	persist(r, 0x100, ROOT, "/a", PDT_ORIGIN_USER, PDT_F_IS_DIR);
+	persist(r, 0x200, 0x100, "/a/f", PDT_ORIGIN_USER, 0);
+	persist(r, 0x300, ROOT, "/b", PDT_ORIGIN_USER, 0);
+	discard(r, 0x200, 0x100, "/a/f", 0, 0);
+	discard(r, 0x100, ROOT, "/a", 0, 0);
+	unpin(r, 0x300);
+	sb_down(r);
+	assert_int_equal(pdt_rules_nfindings(r), 0);
+	assert_int_equal(pdt_rules_nsbs(r), 1);
+	sb = pdt_rules_sb(r, 0);
+	assert_string_equal(sb->fs_type, "tmpfs");
+	assert_int_equal(sb->made, 3);
+	assert_int_equal(sb->discarded, 2);
+	assert_int_equal(sb->unpinned, 1);
+	assert_int_equal(sb->live, 0);
+	assert_true(sb->unmounted);
+	pdt_rules_free(r);
+}
+
+/* Entries made before the run are adopted silently, in and out of the books. */
+static void test_predating_entries_are_adopted(void **state)
+{
+	struct pdt_rules *r = pdt_rules_new();
+
+	(void)state;
+	discard(r, 0x500, ROOT, "/old", 0, 0);
+	unpin(r, 0x600);
+	sb_down(r);
+	assert_int_equal(pdt_rules_nfindings(r), 0);
+	assert_int_equal(pdt_rules_sb(r, 0)->adopted, 2);
+	assert_int_equal(pdt_rules_sb(r, 0)->made, 0);
+	pdt_rules_free(r);
+}
+
+static void test_discard_unpersisted(void **state)
+{
+	struct pdt_rules *r = pdt_rules_new();
+	const struct pdt_finding *f;
+
+	(void)state;
+	full(PDT_EV_DISCARD, 0x700, ROOT, "/x", PDT_F_WAS_POSITIVE);
+	ev.h.refcount = 1;
+	feed(r, &ev);
+	f = only_finding(r, PDT_KIND_IMBALANCE, PDT_RULE_DISCARD_UNPERSISTED);
+	assert_string_equal(f->path, "/x");
+	assert_true(f->has_refcount);
+	assert_int_equal(f->refcount, 1);
+	assert_int_equal(f->nstack, 2);
+	assert_int_equal(pdt_rules_sb(r, 0)->discarded, 0);
+	pdt_rules_free(r);
+}
+
+static void test_persist_twice_keeps_first_creation(void **state)
+{
+	struct pdt_rules *r = pdt_rules_new();
+	const struct pdt_finding *f;
+
+	(void)state;
+	persist(r, 0x100, ROOT, "/twice", PDT_ORIGIN_KERNEL, 0);
+	full(PDT_EV_PERSIST, 0x100, ROOT, "/twice", PDT_F_WAS_PERSISTENT | PDT_F_WAS_POSITIVE);
+	feed(r, &ev);
+	f = only_finding(r, PDT_KIND_IMBALANCE, PDT_RULE_PERSIST_TWICE);
+	assert_int_equal(f->ncreated, 2);
+	assert_int_equal(f->origin, PDT_ORIGIN_KERNEL);
+	/* Counted once: a second persist is no new persistent dentry. */
+	assert_int_equal(pdt_rules_sb(r, 0)->made, 1);
+	unpin(r, 0x100);
+	sb_down(r);
+	assert_int_equal(pdt_rules_nfindings(r), 1);
+	pdt_rules_free(r);
+}
+
+static void test_dput_persistence_ref(void **state)
+{
+	struct pdt_rules *r = pdt_rules_new();
+	const struct pdt_finding *f;
+
+	(void)state;
+	persist(r, 0x100, ROOT, "/p", PDT_ORIGIN_KERNEL, 0);
+	full(PDT_EV_DPUT, 0x100, ROOT, "/p", PDT_F_WAS_PERSISTENT | PDT_F_WAS_POSITIVE);
+	ev.h.refcount = 1;
+	feed(r, &ev);
+	f = only_finding(r, PDT_KIND_IMBALANCE, PDT_RULE_DPUT_PERSISTENCE_REF);
+	assert_int_equal(f->refcount, 1);
+	assert_int_equal(f->ncreated, 2);
+	pdt_rules_free(r);
+}
+
+static void test_busy_at_umount(void **state)
+{
+	struct pdt_rules *r = pdt_rules_new();
+	const struct pdt_finding *f;
+
+	(void)state;
+	persist(r, 0x100, ROOT, "/leak", PDT_ORIGIN_KERNEL, 0);
+	unpin(r, 0x100);
+	full(PDT_EV_BUSY, 0x100, ROOT, "/leak", PDT_F_IN_UMOUNT);
+	ev.h.refcount = 1;
+	feed(r, &ev);
+	sb_down(r);
+	f = only_finding(r, PDT_KIND_LEAK, PDT_RULE_BUSY_AT_UMOUNT);
+	assert_string_equal(f->path, "/leak");
+	assert_int_equal(f->refcount, 1);
+	pdt_rules_free(r);
+}
+
+/* A dentry the umount walk never unpinned: a leak per dentry, and the books do not balance. */
+static void test_pinned_after_umount_and_balance(void **state)
+{
+	struct pdt_rules *r = pdt_rules_new();
+	const struct pdt_finding *f;
+
+	(void)state;
+	persist(r, 0x100, ROOT, "/lost", PDT_ORIGIN_KERNEL, 0);
+	sb_down(r);
+	assert_int_equal(pdt_rules_nfindings(r), 2);
+	f = pdt_rules_finding(r, 0);
+	assert_string_equal(f->rule, PDT_RULE_PINNED_AFTER_UMOUNT);
+	assert_string_equal(f->path, "/lost");
+	f = pdt_rules_finding(r, 1);
+	assert_string_equal(f->rule, PDT_RULE_SB_BALANCE);
+	assert_non_null(strstr(f->message, "made 1, discarded 0, unpinned at umount 0"));
+	assert_int_equal(pdt_rules_count(r, PDT_KIND_LEAK), 1);
+	assert_int_equal(pdt_rules_count(r, PDT_KIND_IMBALANCE), 1);
+	pdt_rules_free(r);
+}
+
+static void test_orphaned_child(void **state)
+{
+	struct pdt_rules *r = pdt_rules_new();
+	const struct pdt_finding *f;
+
+	(void)state;
+	persist(r, 0x100, ROOT, "/dir", PDT_ORIGIN_KERNEL, PDT_F_IS_DIR);
+	persist(r, 0x200, 0x100, "/dir/child", PDT_ORIGIN_KERNEL, 0);
+	discard(r, 0x100, ROOT, "/dir", 0, 0);
+	f = only_finding(r, PDT_KIND_LEAK, PDT_RULE_ORPHANED);
+	assert_string_equal(f->path, "/dir/child");
+	assert_non_null(strstr(f->message, "/dir was discarded"));
+	pdt_rules_free(r);
+}
+
+/* After a rename, the old parent may go: no orphan. */
+static void test_move_updates_parent(void **state)
+{
+	struct pdt_rules *r = pdt_rules_new();
+
+	(void)state;
+	persist(r, 0x100, ROOT, "/d1", PDT_ORIGIN_USER, PDT_F_IS_DIR);
+	persist(r, 0x101, ROOT, "/d2", PDT_ORIGIN_USER, PDT_F_IS_DIR);
+	persist(r, 0x200, 0x100, "/d1/f", PDT_ORIGIN_USER, 0);
+	full(PDT_EV_MOVE, 0x200, 0x101, "/d2/g", PDT_F_WAS_PERSISTENT);
+	feed(r, &ev);
+	discard(r, 0x100, ROOT, "/d1", 0, 0);
+	assert_int_equal(pdt_rules_nfindings(r), 0);
+	discard(r, 0x101, ROOT, "/d2", 0, 0);
+	assert_int_equal(pdt_rules_nfindings(r), 1);
+	assert_string_equal(pdt_rules_finding(r, 0)->path, "/d2/g");
+	pdt_rules_free(r);
+}
+
+static void test_removal_of_user_entry(void **state)
+{
+	struct pdt_rules *r = pdt_rules_new();
+	const struct pdt_finding *f;
+
+	(void)state;
+	persist(r, 0x100, ROOT, "/kdir", PDT_ORIGIN_KERNEL, PDT_F_IS_DIR);
+	persist(r, 0x200, 0x100, "/kdir/kfile", PDT_ORIGIN_KERNEL, 0);
+	persist(r, 0x300, 0x100, "/kdir/user", PDT_ORIGIN_USER, PDT_F_IS_DIR);
+	discard(r, 0x200, 0x100, "/kdir/kfile", PDT_F_IN_REMOVAL, 0x100);
+	assert_int_equal(pdt_rules_nfindings(r), 0);
+	discard(r, 0x300, 0x100, "/kdir/user", PDT_F_IN_REMOVAL, 0x100);
+	f = only_finding(r, PDT_KIND_ILLEGAL_REMOVAL, PDT_RULE_USER_ENTRY_REMOVED);
+	assert_string_equal(f->path, "/kdir/user");
+	assert_int_equal(f->origin, PDT_ORIGIN_USER);
+	assert_non_null(strstr(f->message, "recursive removal of /kdir"));
+	discard(r, 0x100, ROOT, "/kdir", PDT_F_IN_REMOVAL, 0x100);
+	assert_int_equal(pdt_rules_nfindings(r), 1);
+	pdt_rules_free(r);
+}
+
+/* The removal's own root, and anything removed by an umount, are fine. */
+static void test_removal_exemptions(void **state)
+{
+	struct pdt_rules *r = pdt_rules_new();
+
+	(void)state;
+	persist(r, 0x100, ROOT, "/u", PDT_ORIGIN_USER, PDT_F_IS_DIR);
+	persist(r, 0x200, 0x100, "/u/v", PDT_ORIGIN_USER, 0);
+	discard(r, 0x200, 0x100, "/u/v", PDT_F_IN_REMOVAL | PDT_F_IN_UMOUNT, 0x100);
+	discard(r, 0x100, ROOT, "/u", PDT_F_IN_REMOVAL, 0x100);
+	assert_int_equal(pdt_rules_nfindings(r), 0);
+	pdt_rules_free(r);
+}
+
+static void test_create_in_dead_dir(void **state)
+{
+	struct pdt_rules *r = pdt_rules_new();
+
+	(void)state;
+	persist(r, 0x100, ROOT, "/dying/new", PDT_ORIGIN_KERNEL, PDT_F_PARENT_DEAD);
+	only_finding(r, PDT_KIND_ILLEGAL_REMOVAL, PDT_RULE_CREATE_IN_DEAD_DIR);
+	assert_int_equal(pdt_rules_sb(r, 0)->made, 1);
+	pdt_rules_free(r);
+}
+
+static void test_disabled_rule_is_silent(void **state)
+{
+	struct pdt_rules *r = pdt_rules_new();
+
+	(void)state;
+	pdt_rules_disable(r, PDT_RULE_PINNED_AFTER_UMOUNT);
+	pdt_rules_disable(r, PDT_RULE_SB_BALANCE);
+	persist(r, 0x100, ROOT, "/lost", PDT_ORIGIN_KERNEL, 0);
+	sb_down(r);
+	assert_int_equal(pdt_rules_nfindings(r), 0);
+	pdt_rules_free(r);
+}
+
+/* A superblock address reused after its umount gets new books. */
+static void test_recycled_superblock(void **state)
+{
+	struct pdt_rules *r = pdt_rules_new();
+
+	(void)state;
+	persist(r, 0x100, ROOT, "/a", PDT_ORIGIN_USER, 0);
+	unpin(r, 0x100);
+	sb_down(r);
+	persist(r, 0x100, ROOT, "/a", PDT_ORIGIN_USER, 0);
+	assert_int_equal(pdt_rules_nsbs(r), 2);
+	assert_true(pdt_rules_sb(r, 0)->unmounted);
+	assert_false(pdt_rules_sb(r, 1)->unmounted);
+	assert_int_equal(pdt_rules_sb(r, 1)->made, 1);
+	assert_int_equal(pdt_rules_nfindings(r), 0);
+	pdt_rules_free(r);
+}
+
+static void test_malformed_events(void **state)
+{
+	struct pdt_rules *r = pdt_rules_new();
+	char junk[8] = { 1 };
+
+	(void)state;
+	assert_int_equal(pdt_rules_feed(r, junk, sizeof(junk)), -1);
+	full(PDT_EV_PERSIST, 0x100, ROOT, "/a", 0);
+	assert_int_equal(pdt_rules_feed(r, &ev, sizeof(ev.h)), -1); /* truncated */
+	ev.h.type = 99;
+	assert_int_equal(pdt_rules_feed(r, &ev, sizeof(ev)), -1);
+	full(PDT_EV_PERSIST, 0x100, ROOT, "/a", 0);
+	ev.h.size = 12; /* lies about its size */
+	assert_int_equal(pdt_rules_feed(r, &ev, sizeof(ev)), -1);
+	assert_int_equal(pdt_rules_malformed(r), 4);
+	assert_int_equal(pdt_rules_nsbs(r), 0);
+	pdt_rules_free(r);
+}
+
+/* Two superblocks keep separate books. */
+static void test_two_superblocks(void **state)
+{
+	struct pdt_rules *r = pdt_rules_new();
+
+	(void)state;
+	persist(r, 0x100, ROOT, "/a", PDT_ORIGIN_USER, 0);
+	full(PDT_EV_PERSIST, 0x900, ROOT, "/b", 0);
+	ev.h.sb = SB2;
+	ev.h.dev = 28;
+	strcpy(ev.fs_type, "ramfs");
+	feed(r, &ev);
+	assert_int_equal(pdt_rules_nsbs(r), 2);
+	assert_string_equal(pdt_rules_sb(r, 1)->fs_type, "ramfs");
+	assert_int_equal(pdt_rules_sb(r, 0)->made, 1);
+	assert_int_equal(pdt_rules_sb(r, 1)->made, 1);
+	pdt_rules_free(r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_clean_lifecycle),
+		cmocka_unit_test(test_predating_entries_are_adopted),
+		cmocka_unit_test(test_discard_unpersisted),
+		cmocka_unit_test(test_persist_twice_keeps_first_creation),
+		cmocka_unit_test(test_dput_persistence_ref),
+		cmocka_unit_test(test_busy_at_umount),
+		cmocka_unit_test(test_pinned_after_umount_and_balance),
+		cmocka_unit_test(test_orphaned_child),
+		cmocka_unit_test(test_move_updates_parent),
+		cmocka_unit_test(test_removal_of_user_entry),
+		cmocka_unit_test(test_removal_exemptions),
+		cmocka_unit_test(test_create_in_dead_dir),
+		cmocka_unit_test(test_disabled_rule_is_silent),
+		cmocka_unit_test(test_recycled_superblock),
+		cmocka_unit_test(test_malformed_events),
+		cmocka_unit_test(test_two_superblocks),
+	};
+
+	return cmocka_run_group_tests_name("rules", tests, NULL, NULL);
+}
