@@ -118,8 +118,9 @@ static void print_event(const void *data, size_t size, void *ctx)
 		printf("}\n");
 	} else {
 		printf("%-8s %-8s %-12.16s %-32.256s origin=%s count=%d pid=%u comm=%.16s\n",
-		       event_names[e->h.type], dev, full ? e->fs_type : "-", full ? e->path : "-",
-		       pdt_origin_name(e->h.origin), e->h.refcount, e->h.pid, e->h.comm);
+		       event_names[e->h.type], dev, full ? e->fs_type : "-",
+		       full && e->path[0] ? e->path : "-", pdt_origin_name(e->h.origin),
+		       e->h.refcount, e->h.pid, e->h.comm);
 	}
 }
 
