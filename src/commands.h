@@ -7,5 +7,6 @@ int cmd_doctor(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
+int cmd_watch(int argc, char **argv);
 
 #endif

@@ -14,10 +14,8 @@ struct command {
 };
 
 static const struct command commands[] = {
-	{ "doctor", cmd_doctor },
-	{ "stat", cmd_stat },
-	{ "check", cmd_check },
-	{ "trace", cmd_trace },
+	{ "doctor", cmd_doctor }, { "stat", cmd_stat },	  { "check", cmd_check },
+	{ "trace", cmd_trace },	  { "watch", cmd_watch },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -40,6 +40,27 @@ int mountinfo_lookup(FILE *fp, unsigned int dev, char *mountpoint, size_t n)
 	return count;
 }
 
+int mountinfo_each(FILE *fp, mountinfo_cb cb, void *ctx)
+{
+	char line[4096], mp[4096], path[4096], fstype[64];
+	unsigned int ma, mi;
+	const char *sep;
+	int count = 0;
+
+	while (fgets(line, sizeof(line), fp)) {
+		if (sscanf(line, "%*u %*u %u:%u %*s %4095s", &ma, &mi, mp) != 3)
+			continue;
+		/* Optional fields end with " - "; the filesystem type follows. */
+		sep = strstr(line, " - ");
+		if (!sep || sscanf(sep + 3, "%63s", fstype) != 1)
+			continue;
+		unescape(mp, path, sizeof(path));
+		cb(ma << 20 | mi, path, fstype, ctx);
+		count++;
+	}
+	return count;
+}
+
 int mountinfo_lookup_self(unsigned int dev, char *mountpoint, size_t n)
 {
 	FILE *fp = fopen("/proc/self/mountinfo", "r");

@@ -1,0 +1,473 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `pdtrace watch`: live per-superblock persistent counts, like top or bpftop.
+ * A screen refreshed in place on a terminal; one timestamped line per
+ * superblock per interval otherwise; one JSON object per interval with --json;
+ * and a Prometheus textfile rewritten atomically with --prometheus.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include "cli.h"
+#include "commands.h"
+#include "exit_codes.h"
+#include "log.h"
+#include "mountinfo.h"
+#include "report.h"
+#include "tracker.h"
+#include "watch_seed.h"
+#include "watch_view.h"
+
+static const char watch_name[] = "watch";
+
+enum { OPT_PROM = 0x200, OPT_SORT, OPT_FS, OPT_JSON, OPT_NO_DPUT };
+
+static const struct argp_option watch_options[] = {
+	{ "interval", 'i', "SECONDS", 0, "Refresh every SECONDS (default 1)", 0 },
+	{ "count", 'n', "COUNT", 0, "Stop after COUNT refreshes", 0 },
+	{ "fs", OPT_FS, "TYPE,...", 0, "Only these filesystem types", 0 },
+	{ "sort", OPT_SORT, "FIELD", 0,
+	  "persistent (default), made, discarded, fstype or mountpoint", 0 },
+	{ "json", OPT_JSON, NULL, 0, "One JSON object per interval", 0 },
+	{ "prometheus", OPT_PROM, "FILE", 0, "Rewrite FILE each interval (textfile collector)", 0 },
+	{ "no-dput", OPT_NO_DPUT, NULL, 0, "Do not trace dput() (its rule is then off)", 0 },
+	{},
+};
+
+#define MAX_FS 16
+
+struct watch_args {
+	double interval;
+	long count;
+	char *fs_list;
+	const char *only[MAX_FS];
+	size_t nonly;
+	enum watch_sort sort;
+	bool json;
+	const char *prometheus;
+	bool no_dput;
+};
+
+/* One row's identity across intervals: a seeded mount, a traced superblock, or both. */
+struct wsb {
+	unsigned int dev;
+	char fs_type[16];
+	long long seed;
+	bool seeded;
+	long rules_idx; /* -1: no event seen yet */
+	unsigned long long prev_made, prev_discarded;
+	bool gone, gone_shown;
+};
+
+struct watch_state {
+	struct watch_args *args;
+	struct pdt_tracker t;
+	struct wsb *sbs;
+	size_t nsbs, cap;
+	size_t rules_seen; /* rules superblocks already matched to a row */
+	char status[400];
+	bool terminal;
+	struct timespec start;
+};
+
+static volatile sig_atomic_t stop, resized;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static void on_winch(int sig)
+{
+	(void)sig;
+	resized = 1;
+}
+
+static void split_fs(struct watch_args *a)
+{
+	char *save = NULL, *tok;
+
+	for (tok = strtok_r(a->fs_list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (!watch_is_tree_in_dcache(tok))
+			pdt_die(PDT_EXIT_ERROR, "%s: --fs: '%s' is not a tree-in-dcache filesystem",
+				watch_name, tok);
+		if (a->nonly == MAX_FS)
+			pdt_die(PDT_EXIT_ERROR, "%s: --fs: at most %d types", watch_name, MAX_FS);
+		a->only[a->nonly++] = tok;
+	}
+	if (!a->nonly)
+		pdt_die(PDT_EXIT_ERROR, "%s: --fs needs at least one type", watch_name);
+}
+
+static error_t parse_watch(int key, char *arg, struct argp_state *state)
+{
+	struct watch_args *a = state->input;
+	char *end;
+
+	switch (key) {
+	case 'i':
+		a->interval = pdt_parse_seconds(watch_name, "--interval", arg);
+		if (a->interval < 0.1)
+			pdt_die(PDT_EXIT_ERROR, "%s: --interval must be at least 0.1", watch_name);
+		return 0;
+	case 'n':
+		errno = 0;
+		a->count = strtol(arg, &end, 10);
+		if (errno || end == arg || *end || a->count <= 0)
+			pdt_die(PDT_EXIT_ERROR, "%s: --count expects a positive number, got '%s'",
+				watch_name, arg);
+		return 0;
+	case OPT_FS:
+		a->fs_list = arg;
+		split_fs(a);
+		return 0;
+	case OPT_SORT:
+		if (watch_parse_sort(arg, &a->sort))
+			pdt_die(PDT_EXIT_ERROR,
+				"%s: unknown sort field '%s' (persistent, made, discarded, fstype, "
+				"mountpoint)",
+				watch_name, arg);
+		return 0;
+	case OPT_JSON:
+		a->json = true;
+		return 0;
+	case OPT_PROM:
+		a->prometheus = arg;
+		return 0;
+	case OPT_NO_DPUT:
+		a->no_dput = true;
+		return 0;
+	case ARGP_KEY_ARG:
+		pdt_unexpected_arg(watch_name, arg);
+	}
+	return ARGP_ERR_UNKNOWN;
+}
+
+static const struct argp watch_argp = {
+	watch_options,
+	parse_watch,
+	NULL,
+	"Show live per-superblock persistent dentry counts, refreshed every interval.\v"
+	"Rows marked * were seeded by walking the tree at start-up. On a terminal, q or Ctrl-C "
+	"quits. Exit status: 0, 1 if findings were made, 2 cannot trace, 3 data incomplete.",
+	NULL,
+	NULL,
+	NULL,
+};
+
+static bool fs_wanted(const struct watch_args *a, const char *fstype)
+{
+	size_t i;
+
+	for (i = 0; i < a->nonly; i++)
+		if (!strcmp(a->only[i], fstype))
+			return true;
+	return a->nonly == 0;
+}
+
+static struct wsb *add_wsb(struct watch_state *w, unsigned int dev, const char *fstype)
+{
+	struct wsb *s;
+
+	if (w->nsbs == w->cap) {
+		size_t ncap = w->cap ? w->cap * 2 : 32;
+
+		s = realloc(w->sbs, ncap * sizeof(*s));
+		if (!s)
+			pdt_die(PDT_EXIT_ERROR, "%s: out of memory", watch_name);
+		w->sbs = s;
+		w->cap = ncap;
+	}
+	s = &w->sbs[w->nsbs++];
+	memset(s, 0, sizeof(*s));
+	s->dev = dev;
+	s->rules_idx = -1;
+	snprintf(s->fs_type, sizeof(s->fs_type), "%s", fstype);
+	return s;
+}
+
+static void seed(struct watch_state *w)
+{
+	size_t n = 0, i;
+	struct watch_seed *seeds = watch_seed_all(&n, w->args->only, w->args->nonly);
+
+	for (i = 0; i < n; i++) {
+		struct wsb *s = add_wsb(w, seeds[i].dev, seeds[i].fs_type);
+
+		s->seed = seeds[i].count;
+		s->seeded = true;
+	}
+	free(seeds);
+}
+
+/* Give each superblock the rules engine met since last time a row (its seeded one if any). */
+static void match_rules(struct watch_state *w)
+{
+	size_t i, j, n = pdt_rules_nsbs(w->t.rules);
+
+	for (i = w->rules_seen; i < n; i++) {
+		const struct pdt_sb *sb = pdt_rules_sb(w->t.rules, i);
+		struct wsb *s = NULL;
+
+		for (j = 0; j < w->nsbs; j++)
+			if (w->sbs[j].dev == sb->dev && w->sbs[j].rules_idx < 0 && !w->sbs[j].gone)
+				s = &w->sbs[j];
+		if (!s)
+			s = add_wsb(w, sb->dev, sb->fs_type);
+		s->rules_idx = (long)i;
+	}
+	w->rules_seen = n;
+}
+
+static void fill_row(struct watch_state *w, struct wsb *s, struct watch_row *r, double dt)
+{
+	const struct pdt_sb *sb = s->rules_idx >= 0 ? pdt_rules_sb(w->t.rules, s->rules_idx) : NULL;
+
+	memset(r, 0, sizeof(*r));
+	r->dev = s->dev;
+	snprintf(r->fs_type, sizeof(r->fs_type), "%s", sb ? sb->fs_type : s->fs_type);
+	snprintf(r->s_id, sizeof(r->s_id), "%s", sb ? sb->s_id : s->fs_type);
+	r->seeded = s->seeded;
+	r->persistent = s->seed;
+	if (sb) {
+		/* Entries from before start-up that were released came out of the seed. */
+		r->persistent += sb->live - (long long)sb->adopted;
+		r->made = sb->made;
+		r->discarded = sb->discarded;
+		r->unpinned = sb->unpinned;
+		r->findings = sb->findings;
+		r->made_rate = (sb->made - s->prev_made) / dt;
+		r->discarded_rate = (sb->discarded - s->prev_discarded) / dt;
+		s->prev_made = sb->made;
+		s->prev_discarded = sb->discarded;
+		if (sb->unmounted)
+			s->gone = true;
+	}
+	r->nmounts =
+	    s->gone ? 0 : mountinfo_lookup_self(s->dev, r->mountpoint, sizeof(r->mountpoint));
+	/* A seeded superblock unmounted without a traced event just disappears. */
+	if (!r->nmounts && !sb)
+		s->gone = true;
+	r->gone = s->gone;
+}
+
+/* Build this interval's rows; rows gone last time are dropped now. */
+static size_t build_rows(struct watch_state *w, struct watch_row *rows, double dt)
+{
+	size_t i, n = 0;
+
+	match_rules(w);
+	for (i = 0; i < w->nsbs; i++) {
+		struct wsb *s = &w->sbs[i];
+
+		if (s->gone_shown || !fs_wanted(w->args, s->fs_type))
+			continue;
+		fill_row(w, s, &rows[n], dt);
+		if (!fs_wanted(w->args, rows[n].fs_type))
+			continue;
+		if (s->gone)
+			s->gone_shown = true;
+		n++;
+	}
+	watch_sort_rows(rows, n, w->args->sort);
+	return n;
+}
+
+static void write_prometheus(const char *path, const struct watch_header *h,
+			     const struct watch_row *rows, size_t n)
+{
+	char tmp[4096];
+	FILE *fp;
+	int fd;
+
+	/* A temporary then rename(): the collector never reads a half-written file. */
+	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path);
+	fd = mkstemp(tmp);
+	if (fd < 0 || !(fp = fdopen(fd, "w")))
+		pdt_die(PDT_EXIT_ERROR, "%s: cannot write '%s': %s", watch_name, path,
+			strerror(errno));
+	watch_render_prometheus(fp, h, rows, n);
+	if (fchmod(fd, 0644) || fclose(fp) || rename(tmp, path)) {
+		unlink(tmp);
+		pdt_die(PDT_EXIT_ERROR, "%s: cannot write '%s': %s", watch_name, path,
+			strerror(errno));
+	}
+}
+
+static double since(const struct timespec *t0)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (now.tv_sec - t0->tv_sec) + (now.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+static void terminal_size(int *w, int *h)
+{
+	struct winsize ws;
+
+	*w = 80;
+	*h = 24;
+	if (!ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) && ws.ws_col && ws.ws_row) {
+		*w = ws.ws_col;
+		*h = ws.ws_row;
+	}
+}
+
+static void render(struct watch_state *w, double dt)
+{
+	struct watch_row *rows = calloc(w->nsbs + pdt_rules_nsbs(w->t.rules) + 1, sizeof(*rows));
+	unsigned long long map_full;
+	struct watch_header h = { w->t.release, since(&w->start), 0, { 0 }, NULL };
+	size_t n;
+	int k, cols, lines;
+
+	if (!rows)
+		pdt_die(PDT_EXIT_ERROR, "%s: out of memory", watch_name);
+	n = build_rows(w, rows, dt);
+	pdt_tracker_losses(&w->t, &h.lost, &map_full);
+	for (k = 0; k < PDT_KIND_MAX; k++)
+		h.findings[k] = pdt_rules_count(w->t.rules, k);
+	h.status = w->status[0] ? w->status : NULL;
+	if (w->args->json) {
+		watch_render_json(stdout, time(NULL), &h, rows, n);
+	} else if (w->terminal) {
+		terminal_size(&cols, &lines);
+		watch_render_screen(stdout, &h, rows, n, cols, lines);
+	} else {
+		watch_render_lines(stdout, time(NULL), rows, n);
+	}
+	if (w->args->prometheus)
+		write_prometheus(w->args->prometheus, &h, rows, n);
+	free(rows);
+}
+
+/* Findings are never dropped: a status line on the screen, a line of their own elsewhere. */
+static void on_finding(const struct pdt_finding *f, void *ctx)
+{
+	struct watch_state *w = ctx;
+	char dev[24];
+
+	pdt_format_dev(f->dev, dev, sizeof(dev));
+	snprintf(w->status, sizeof(w->status), "finding: %s: %s: %s %s %s", pdt_kind_name(f->kind),
+		 f->rule, f->fs_type, dev, f->path);
+	if (w->args->json) {
+		fputs("{\"finding\":", stdout);
+		pdt_finding_json(stdout, f, NULL, false);
+		fputs("}\n", stdout);
+	} else if (!w->terminal) {
+		printf("%s\n", w->status);
+	}
+}
+
+static struct termios saved_tio;
+static bool tio_saved;
+
+static void restore_terminal(void)
+{
+	if (tio_saved)
+		tcsetattr(STDIN_FILENO, TCSANOW, &saved_tio);
+	fputs("\033[?25h\033[?1049l", stdout);
+	fflush(stdout);
+}
+
+static void setup_terminal(void)
+{
+	struct termios raw;
+
+	if (isatty(STDIN_FILENO) && !tcgetattr(STDIN_FILENO, &saved_tio)) {
+		raw = saved_tio;
+		raw.c_lflag &= ~(ICANON | ECHO);
+		raw.c_cc[VMIN] = 0;
+		raw.c_cc[VTIME] = 0;
+		tio_saved = !tcsetattr(STDIN_FILENO, TCSANOW, &raw);
+	}
+	fputs("\033[?1049h\033[?25l\033[2J", stdout); /* alternate screen, no cursor */
+	atexit(restore_terminal);
+}
+
+static bool quit_key(void)
+{
+	struct pollfd p = { STDIN_FILENO, POLLIN, 0 };
+	char c;
+
+	if (!tio_saved || poll(&p, 1, 0) <= 0)
+		return false;
+	return read(STDIN_FILENO, &c, 1) == 1 && (c == 'q' || c == 'Q');
+}
+
+static void run(struct watch_state *w)
+{
+	struct timespec last;
+	long done = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &last);
+	while (!stop) {
+		if (quit_key())
+			break;
+		pdt_tracker_poll(&w->t, 50);
+		if (resized && w->terminal) {
+			resized = 0;
+			fputs("\033[2J", stdout);
+			render(w, since(&last) > 0.05 ? since(&last) : w->args->interval);
+			clock_gettime(CLOCK_MONOTONIC, &last);
+			continue;
+		}
+		if (since(&last) < w->args->interval)
+			continue;
+		render(w, since(&last));
+		clock_gettime(CLOCK_MONOTONIC, &last);
+		if (w->args->count && ++done >= w->args->count)
+			break;
+	}
+}
+
+int cmd_watch(int argc, char **argv)
+{
+	struct watch_args args = { .interval = 1.0, .sort = WATCH_SORT_PERSISTENT };
+	struct watch_state w = { .args = &args };
+	struct pdt_tracker_opts topts = {};
+	struct sigaction sa = { .sa_handler = on_stop }, wa = { .sa_handler = on_winch };
+	unsigned long long lost, full;
+	char err[300];
+
+	pdt_parse_args(&watch_argp, watch_name, argc, argv, &args);
+	topts.no_dput = args.no_dput;
+	if (pdt_tracker_open(&w.t, &topts, err, sizeof(err))) {
+		pdt_tracker_close(&w.t);
+		pdt_die(PDT_EXIT_ERROR, "%s: %s", watch_name, err);
+	}
+	pdt_rules_on_finding(w.t.rules, on_finding, &w);
+	/* Attached first, then walked: nothing made meanwhile is missed (it may count twice). */
+	seed(&w);
+	clock_gettime(CLOCK_MONOTONIC, &w.start);
+	w.terminal = !args.json && isatty(STDOUT_FILENO);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGWINCH, &wa, NULL);
+	if (w.terminal)
+		setup_terminal();
+	render(&w, args.interval); /* the seeded state at once */
+	run(&w);
+	pdt_tracker_stop(&w.t);
+	pdt_tracker_losses(&w.t, &lost, &full);
+	{
+		int status = pdt_rules_nfindings(w.t.rules) ? PDT_EXIT_FINDINGS
+			     : lost || full		    ? PDT_EXIT_INCOMPLETE
+							    : PDT_EXIT_OK;
+
+		pdt_tracker_close(&w.t);
+		free(w.sbs);
+		return status;
+	}
+}

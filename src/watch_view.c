@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdlib.h>
+#include <string.h>
+#include "watch_view.h"
+
+int watch_parse_sort(const char *s, enum watch_sort *sort)
+{
+	static const char *const names[] = { "persistent", "made", "discarded", "fstype",
+					     "mountpoint" };
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(s, names[i])) {
+			*sort = (enum watch_sort)i;
+			return 0;
+		}
+	return -1;
+}
+
+static enum watch_sort sort_key;
+
+static int cmp_rows(const void *a, const void *b)
+{
+	const struct watch_row *x = a, *y = b;
+	int c = 0;
+
+	switch (sort_key) {
+	case WATCH_SORT_PERSISTENT:
+		c = (y->persistent > x->persistent) - (y->persistent < x->persistent);
+		break;
+	case WATCH_SORT_MADE:
+		c = (y->made_rate > x->made_rate) - (y->made_rate < x->made_rate);
+		break;
+	case WATCH_SORT_DISCARDED:
+		c = (y->discarded_rate > x->discarded_rate) -
+		    (y->discarded_rate < x->discarded_rate);
+		break;
+	case WATCH_SORT_FSTYPE:
+		c = strcmp(x->fs_type, y->fs_type);
+		break;
+	case WATCH_SORT_MOUNTPOINT:
+		c = strcmp(x->mountpoint, y->mountpoint);
+		break;
+	}
+	return c ? c : (x->dev > y->dev) - (x->dev < y->dev);
+}
+
+void watch_sort_rows(struct watch_row *rows, size_t n, enum watch_sort sort)
+{
+	sort_key = sort;
+	qsort(rows, n, sizeof(*rows), cmp_rows);
+}
+
+static void dev_str(unsigned int dev, char *buf, size_t n)
+{
+	snprintf(buf, n, "%u:%u", dev >> 20, dev & 0xfffff);
+}
+
+static void mount_str(const struct watch_row *r, char *buf, size_t n)
+{
+	if (!r->mountpoint[0])
+		snprintf(buf, n, "-");
+	else if (r->nmounts > 1)
+		snprintf(buf, n, "%s (+%d)", r->mountpoint, r->nmounts - 1);
+	else
+		snprintf(buf, n, "%s", r->mountpoint);
+}
+
+/* Print at most width columns of s, then clear to the end of the line. */
+static void clipped(FILE *fp, const char *s, int width)
+{
+	fprintf(fp, "%.*s\033[K\r\n", width, s);
+}
+
+void watch_render_screen(FILE *fp, const struct watch_header *h, const struct watch_row *rows,
+			 size_t n, int width, int height)
+{
+	char line[512], mp[300], dev[24];
+	int used = 0;
+	size_t i;
+
+	fputs("\033[H", fp);
+	if (width < 40 || height < 6) {
+		fprintf(fp, "\033[2Jterminal too small (%dx%d)\r\n", width, height);
+		fflush(fp);
+		return;
+	}
+	snprintf(line, sizeof(line),
+		 "pdtrace watch - Linux %s - up %.0fs - lost events %llu - findings: %llu leak, "
+		 "%llu imbalance, %llu illegal-removal",
+		 h->kernel, h->elapsed, h->lost, h->findings[0], h->findings[1], h->findings[2]);
+	clipped(fp, line, width);
+	clipped(fp, h->status ? h->status : "", width);
+	fputs("\033[7m", fp);
+	snprintf(line, sizeof(line), "%-12s %-8s %-24s %10s %8s %8s %8s %6s", "FSTYPE", "DEV",
+		 "MOUNTPOINT", "PERSISTENT", "MADE/s", "DISC/s", "UNPINNED", "FINDS");
+	fprintf(fp, "%-*.*s\033[0m\r\n", width, width, line);
+	used = 3;
+	for (i = 0; i < n && used < height - 1; i++, used++) {
+		const struct watch_row *r = &rows[i];
+
+		mount_str(r, mp, sizeof(mp));
+		dev_str(r->dev, dev, sizeof(dev));
+		snprintf(line, sizeof(line), "%-12s %-8s %-24.64s %9lld%s %8.1f %8.1f %8llu %6llu",
+			 r->fs_type, dev, mp, r->persistent, r->seeded ? "*" : " ", r->made_rate,
+			 r->discarded_rate, r->unpinned, r->findings);
+		if (r->gone)
+			fputs("\033[2m", fp);
+		fprintf(fp, "%.*s\033[0m\033[K\r\n", width, line);
+	}
+	if (i < n)
+		fprintf(fp, "... %zu more\033[K\r\n", n - i);
+	fputs("\033[J", fp); /* rows that went away */
+	fflush(fp);
+}
+
+void watch_render_lines(FILE *fp, time_t now, const struct watch_row *rows, size_t n)
+{
+	char ts[32], mp[300], dev[24];
+	struct tm tm;
+	size_t i;
+
+	gmtime_r(&now, &tm);
+	strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	for (i = 0; i < n; i++) {
+		const struct watch_row *r = &rows[i];
+
+		mount_str(r, mp, sizeof(mp));
+		dev_str(r->dev, dev, sizeof(dev));
+		fprintf(fp,
+			"%s %s %s %s persistent=%lld made=%llu discarded=%llu unpinned=%llu "
+			"findings=%llu made_per_s=%.1f discarded_per_s=%.1f%s%s\n",
+			ts, r->fs_type, dev, mp, r->persistent, r->made, r->discarded, r->unpinned,
+			r->findings, r->made_rate, r->discarded_rate, r->seeded ? " seeded" : "",
+			r->gone ? " unmounted" : "");
+	}
+	fflush(fp);
+}
+
+static void json_str(FILE *fp, const char *s)
+{
+	fputc('"', fp);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(fp, "\\%c", c);
+		else if (c < 0x20 || c >= 0x7f)
+			fprintf(fp, "\\u%04x", c);
+		else
+			fputc(c, fp);
+	}
+	fputc('"', fp);
+}
+
+void watch_render_json(FILE *fp, time_t now, const struct watch_header *h,
+		       const struct watch_row *rows, size_t n)
+{
+	char dev[24];
+	size_t i;
+
+	fprintf(fp, "{\"time\":%lld,\"elapsed\":%.1f,\"lost_events\":%llu,", (long long)now,
+		h->elapsed, h->lost);
+	fprintf(fp, "\"findings\":{\"leak\":%llu,\"imbalance\":%llu,\"illegal-removal\":%llu},",
+		h->findings[0], h->findings[1], h->findings[2]);
+	fputs("\"superblocks\":[", fp);
+	for (i = 0; i < n; i++) {
+		const struct watch_row *r = &rows[i];
+
+		dev_str(r->dev, dev, sizeof(dev));
+		fputs(i ? ",{\"fs_type\":" : "{\"fs_type\":", fp);
+		json_str(fp, r->fs_type);
+		fputs(",\"s_id\":", fp);
+		json_str(fp, r->s_id);
+		fprintf(fp, ",\"dev\":\"%s\",\"mountpoint\":", dev);
+		json_str(fp, r->mountpoint);
+		fprintf(fp,
+			",\"mounts\":%d,\"persistent\":%lld,\"made\":%llu,\"discarded\":%llu,"
+			"\"unpinned\":%llu,\"findings\":%llu,\"made_per_s\":%.1f,"
+			"\"discarded_per_s\":%.1f,\"seeded\":%s,\"unmounted\":%s}",
+			r->nmounts, r->persistent, r->made, r->discarded, r->unpinned, r->findings,
+			r->made_rate, r->discarded_rate, r->seeded ? "true" : "false",
+			r->gone ? "true" : "false");
+	}
+	fputs("]}\n", fp);
+	fflush(fp);
+}
+
+/* Label values escape backslash, double quote and newline. */
+static void prom_label(FILE *fp, const char *name, const char *v, bool last)
+{
+	fprintf(fp, "%s=\"", name);
+	for (; *v; v++) {
+		if (*v == '\\' || *v == '"')
+			fprintf(fp, "\\%c", *v);
+		else if (*v == '\n')
+			fputs("\\n", fp);
+		else
+			fputc(*v, fp);
+	}
+	fputs(last ? "\"" : "\",", fp);
+}
+
+static void prom_series(FILE *fp, const char *metric, const struct watch_row *r, long long v)
+{
+	char dev[24];
+
+	dev_str(r->dev, dev, sizeof(dev));
+	fprintf(fp, "%s{", metric);
+	prom_label(fp, "fs_type", r->fs_type, false);
+	prom_label(fp, "s_id", r->s_id, false);
+	prom_label(fp, "dev", dev, false);
+	prom_label(fp, "mountpoint", r->mountpoint, true);
+	fprintf(fp, "} %lld\n", v);
+}
+
+void watch_render_prometheus(FILE *fp, const struct watch_header *h, const struct watch_row *rows,
+			     size_t n)
+{
+	static const char *const kinds[] = { "leak", "imbalance", "illegal-removal" };
+	size_t i;
+
+	fputs("# HELP pdtrace_persistent_dentries Persistent dentries now, per superblock.\n"
+	      "# TYPE pdtrace_persistent_dentries gauge\n",
+	      fp);
+	for (i = 0; i < n; i++)
+		if (!rows[i].gone)
+			prom_series(fp, "pdtrace_persistent_dentries", &rows[i],
+				    rows[i].persistent);
+	fputs("# HELP pdtrace_made_total Dentries made persistent since pdtrace started.\n"
+	      "# TYPE pdtrace_made_total counter\n",
+	      fp);
+	for (i = 0; i < n; i++)
+		if (!rows[i].gone)
+			prom_series(fp, "pdtrace_made_total", &rows[i], (long long)rows[i].made);
+	fputs(
+	    "# HELP pdtrace_discarded_total Persistent dentries discarded since pdtrace started.\n"
+	    "# TYPE pdtrace_discarded_total counter\n",
+	    fp);
+	for (i = 0; i < n; i++)
+		if (!rows[i].gone)
+			prom_series(fp, "pdtrace_discarded_total", &rows[i],
+				    (long long)rows[i].discarded);
+	fputs("# HELP pdtrace_findings_total Findings since pdtrace started, by kind.\n"
+	      "# TYPE pdtrace_findings_total counter\n",
+	      fp);
+	for (i = 0; i < 3; i++)
+		fprintf(fp, "pdtrace_findings_total{kind=\"%s\"} %llu\n", kinds[i], h->findings[i]);
+	fprintf(fp,
+		"# HELP pdtrace_lost_events_total Events lost to a full ring buffer.\n"
+		"# TYPE pdtrace_lost_events_total counter\n"
+		"pdtrace_lost_events_total %llu\n",
+		h->lost);
+}

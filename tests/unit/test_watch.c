@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Unit tests of watch's screen, lines and Prometheus output, and of the seeding walk. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <cmocka.h>
+#include "watch_seed.h"
+#include "watch_view.h"
+
+static struct watch_row rows[3];
+
+static void setup_rows(void)
+{
+	memset(rows, 0, sizeof(rows));
+	strcpy(rows[0].fs_type, "tmpfs");
+	strcpy(rows[0].s_id, "tmpfs");
+	strcpy(rows[0].mountpoint, "/mnt/a \"q\"");
+	rows[0].nmounts = 2;
+	rows[0].dev = 27;
+	rows[0].persistent = 5;
+	rows[0].made = 7;
+	rows[0].discarded = 2;
+	rows[0].made_rate = 3.5;
+	strcpy(rows[1].fs_type, "debugfs");
+	strcpy(rows[1].s_id, "debugfs");
+	strcpy(rows[1].mountpoint, "/sys/kernel/debug");
+	rows[1].nmounts = 1;
+	rows[1].dev = 7;
+	rows[1].persistent = 100;
+	rows[1].seeded = true;
+	strcpy(rows[2].fs_type, "ramfs");
+	rows[2].dev = 30;
+	rows[2].gone = true;
+}
+
+static char *capture(void (*fn)(FILE *))
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	fn(fp);
+	fclose(fp);
+	return buf;
+}
+
+static const struct watch_header hdr = { "7.2.13", 12.0, 0, { 1, 0, 0 }, "finding: leak: x" };
+
+static void screen_80x24(FILE *fp)
+{
+	watch_render_screen(fp, &hdr, rows, 3, 80, 24);
+}
+
+static void screen_tiny(FILE *fp)
+{
+	watch_render_screen(fp, &hdr, rows, 3, 30, 4);
+}
+
+static void screen_short(FILE *fp)
+{
+	watch_render_screen(fp, &hdr, rows, 3, 80, 6);
+}
+
+static void test_screen(void **state)
+{
+	char *s;
+
+	(void)state;
+	setup_rows();
+	watch_sort_rows(rows, 3, WATCH_SORT_PERSISTENT);
+	assert_string_equal(rows[0].fs_type, "debugfs");
+	s = capture(screen_80x24);
+	assert_non_null(strstr(s, "pdtrace watch - Linux 7.2.13 - up 12s - lost events 0"));
+	assert_non_null(strstr(s, "finding: leak: x"));
+	assert_non_null(strstr(s, "debugfs      0:7      /sys/kernel/debug"));
+	assert_non_null(strstr(s, "/mnt/a \"q\" (+1)"));
+	assert_non_null(strstr(s, "      100*"));   /* seeded */
+	assert_non_null(strstr(s, "\033[2mramfs")); /* gone: greyed */
+	free(s);
+	s = capture(screen_tiny);
+	assert_non_null(strstr(s, "terminal too small (30x4)"));
+	assert_null(strstr(s, "FSTYPE"));
+	free(s);
+	/* 6 lines: header, status, column titles, 2 rows, and "... 1 more". */
+	s = capture(screen_short);
+	assert_non_null(strstr(s, "... 1 more"));
+	free(s);
+}
+
+static void lines(FILE *fp)
+{
+	watch_render_lines(fp, 0, rows, 2);
+}
+
+static void test_lines(void **state)
+{
+	char *s;
+
+	(void)state;
+	setup_rows();
+	s = capture(lines);
+	assert_string_equal(
+	    s, "1970-01-01T00:00:00Z tmpfs 0:27 /mnt/a \"q\" (+1) persistent=5 made=7 discarded=2 "
+	       "unpinned=0 findings=0 made_per_s=3.5 discarded_per_s=0.0\n"
+	       "1970-01-01T00:00:00Z debugfs 0:7 /sys/kernel/debug persistent=100 made=0 "
+	       "discarded=0 unpinned=0 findings=0 made_per_s=0.0 discarded_per_s=0.0 seeded\n");
+	assert_null(strchr(s, '\033'));
+	free(s);
+}
+
+static void prom(FILE *fp)
+{
+	watch_render_prometheus(fp, &hdr, rows, 3);
+}
+
+static void test_prometheus(void **state)
+{
+	char *s;
+
+	(void)state;
+	setup_rows();
+	s = capture(prom);
+	assert_non_null(strstr(s, "# TYPE pdtrace_persistent_dentries gauge\n"));
+	assert_non_null(strstr(s, "pdtrace_persistent_dentries{fs_type=\"tmpfs\",s_id=\"tmpfs\","
+				  "dev=\"0:27\",mountpoint=\"/mnt/a \\\"q\\\"\"} 5\n"));
+	assert_non_null(strstr(s, "pdtrace_made_total{fs_type=\"tmpfs\""));
+	assert_non_null(strstr(s, "pdtrace_findings_total{kind=\"leak\"} 1\n"));
+	assert_non_null(strstr(s, "pdtrace_lost_events_total 0\n"));
+	assert_null(strstr(s, "ramfs")); /* gone rows are not exported */
+	free(s);
+}
+
+static void test_seed_walk(void **state)
+{
+	char dir[] = "/tmp/pdt-seed-XXXXXX", p[256];
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(p, sizeof(p), "%s/a", dir);
+	mkdir(p, 0755);
+	snprintf(p, sizeof(p), "%s/a/f", dir);
+	fclose(fopen(p, "w"));
+	snprintf(p, sizeof(p), "%s/events", dir);
+	mkdir(p, 0755);
+	snprintf(p, sizeof(p), "%s/events/e1", dir);
+	fclose(fopen(p, "w"));
+	assert_int_equal(watch_count_tree(dir, "tmpfs"), 4);
+	/* tracefs: "events" is counted, its eventfs contents are not. */
+	assert_int_equal(watch_count_tree(dir, "tracefs"), 3);
+	assert_int_equal(watch_count_tree("/nonexistent/x", "tmpfs"), -1);
+	assert_true(watch_is_tree_in_dcache("configfs"));
+	assert_false(watch_is_tree_in_dcache("ext4"));
+	snprintf(p, sizeof(p), "rm -rf '%s'", dir);
+	assert_int_equal(system(p), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_screen),
+		cmocka_unit_test(test_lines),
+		cmocka_unit_test(test_prometheus),
+		cmocka_unit_test(test_seed_walk),
+	};
+
+	return cmocka_run_group_tests_name("watch", tests, NULL, NULL);
+}
