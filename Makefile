@@ -88,12 +88,33 @@ $(OUTPUT)/pdtrace: $(APP_OBJS) $(CORE_OBJS)
 # ---- tests ---------------------------------------------------------------
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(wildcard tests/unit/test_*.c))
 
-$(OUTPUT)/tests/%: tests/unit/%.c $(CORE_OBJS) $(HEADERS)
+# Host-side code runs under AddressSanitizer and UndefinedBehaviorSanitizer in the tests:
+# the unit tests are built with them, and so is build/san/pdtrace (dynamically linked,
+# as ASan requires), which tests/host/cli.sh runs besides the static binary.
+SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+SAN_OBJS := $(patsubst src/%.c,$(OUTPUT)/san/%.o,$(APP_SRCS) $(CORE_SRCS))
+
+$(OUTPUT)/tests/%: tests/unit/%.c $(CORE_SRCS) $(HEADERS)
 	$(Q)mkdir -p $(@D)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) $< $(CORE_OBJS) -lcmocka -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) $< $(CORE_SRCS) -lcmocka -o $@
 
-unittest: $(UNIT_TESTS)
+$(OUTPUT)/san/%.o: src/%.c $(HEADERS) $(SKELS)
+	$(Q)mkdir -p $(@D)
+	$(call msg,CC-SAN,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -DPDT_VERSION_STR='"$(VERSION)"' -c $< -o $@
+
+$(OUTPUT)/san/pdtrace: $(SAN_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(SAN_FLAGS) $^ -lbpf -lelf -lz -o $@
+
+# The same objects linked dynamically: valgrind cannot see through a static glibc.
+$(OUTPUT)/dyn/pdtrace: $(APP_OBJS) $(CORE_OBJS)
+	$(Q)mkdir -p $(@D)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) $^ -lbpf -lelf -lz -o $@
+
+unittest: $(UNIT_TESTS) $(OUTPUT)/san/pdtrace $(OUTPUT)/dyn/pdtrace
 
 # Everything: host unit tests, host CLI tests, VM scenarios; one summary line.
 test: deps all unittest

@@ -2,12 +2,12 @@
 # Install the Debian 12 packages pdtrace's build, tests and VM harness need, and only
 # those that are missing (nothing is installed when all are present).
 #   build:   clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev libzstd-dev make gcc libc6-dev
-#   tests:   libcmocka-dev (unit test runner), clang-format
+#   tests:   libcmocka-dev (unit test runner), clang-format, valgrind
 #   VM:      qemu-system-x86 busybox-static cpio xz-utils zstd kmod debian-archive-keyring
 set -euo pipefail
 
 pkgs=(clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev libzstd-dev make gcc libc6-dev
-	libcmocka-dev clang-format
+	libcmocka-dev clang-format valgrind
 	qemu-system-x86 busybox-static cpio xz-utils zstd kmod debian-archive-keyring)
 
 missing=()

@@ -111,6 +111,30 @@ else
 	not_ok "host doctor: attach row is ok or FAIL EPERM" "$(grep '^fentry attach' "$tmp/out")"
 fi
 
+# The host paths under AddressSanitizer+UBSan and under valgrind: same exit status, no
+# report. (ASAN_OPTIONS: LeakSanitizer on; UBSan aborts on the first error.)
+san=$top/build/san/pdtrace dyn=$top/build/dyn/pdtrace
+for args in "--help" "--version" "--bogus" "frobnicate" "doctor" "doctor -x" \
+	"stat --duration abc" "check -f yaml -- true" "check -- true" "check -o /nonexistent/x -- true" \
+	"trace -f junit" "watch --sort bogus" "watch -i 0.01" "watch --fs ext4"; do
+	want=$("$bin" $args >/dev/null 2>&1; echo $?)
+	ASAN_OPTIONS=detect_leaks=1:exitcode=98 UBSAN_OPTIONS=halt_on_error=1:exitcode=97 \
+		"$san" $args >/dev/null 2>"$tmp/san.err"
+	rc=$?
+	if [ "$rc" -eq "$want" ] && ! grep -q 'Sanitizer\|runtime error' "$tmp/san.err"; then
+		ok "asan+ubsan: pdtrace $args"
+	else
+		not_ok "asan+ubsan: pdtrace $args: exit $rc, want $want" "$(head -5 "$tmp/san.err")"
+	fi
+	if command -v valgrind >/dev/null; then
+		valgrind -q --suppressions="$top/tests/host/valgrind.supp" --error-exitcode=99 \
+			--leak-check=full --errors-for-leak-kinds=definite "$dyn" $args >/dev/null 2>"$tmp/vg.err"
+		rc=$?
+		[ "$rc" -eq "$want" ] && ok "valgrind: pdtrace $args" ||
+			not_ok "valgrind: pdtrace $args: exit $rc, want $want" "$(head -5 "$tmp/vg.err")"
+	fi
+done
+
 if command -v clang-format >/dev/null; then
 	make -s -C "$top" check-format >"$tmp/fmt" 2>&1 && ok "sources are clang-formatted" ||
 		not_ok "sources are clang-formatted" "$(head -5 "$tmp/fmt")"
