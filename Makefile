@@ -5,6 +5,7 @@
 #   make demo       the main job on the embedded default kernel, in a VM
 #   make deps       install the Debian packages the build and tests need
 #   make vmlinux-h  regenerate vmlinux/vmlinux.h from a packaged kernel's BTF
+#   make kmod       the VM tests' fault-injection filesystem module (tests/vm/run.sh builds it as needed)
 #   make install    PREFIX=/usr/local DESTDIR=
 
 OUTPUT ?= build
@@ -51,7 +52,7 @@ Q := @
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
-.PHONY: all clean test unittest hosttest vmtest demo deps install vmlinux-h format check-format
+.PHONY: all clean test unittest hosttest vmtest demo deps install vmlinux-h format check-format kmod
 .DELETE_ON_ERROR:
 .SECONDARY: $(BPF_OBJS) $(SKELS)
 
@@ -128,6 +129,10 @@ demo: deps all
 
 deps:
 	$(Q)scripts/install-deps.sh
+
+# pdt_faultfs.ko for Debian's packaged kernel, built in a cached sid chroot.
+kmod: deps
+	$(Q)OUTPUT=$(OUTPUT) tests/kmod/build.sh
 
 install: $(OUTPUT)/pdtrace
 	install -D -m 0755 $(OUTPUT)/pdtrace $(DESTDIR)$(PREFIX)/bin/pdtrace

@@ -9,11 +9,13 @@
 #   --demo: run tests/vm/demo.sh in the guest and print what it prints
 # A scenario whose header has "# boot: own" gets a boot of its own (deliberate
 # leaks kill the umount task, so they must not share a guest with others).
+# "# kmods: pdt_faultfs" names modules built from this tree (tests/kmod/build.sh),
+# loaded after the "# modules:" ones.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out=${OUTPUT:-$top/build}/vm
-kernel= modules= verbose=0 demo=0 extra_timeout=${PDTRACE_VM_TIMEOUT:-0}
+kernel= modules= kver= verbose=0 demo=0 extra_timeout=${PDTRACE_VM_TIMEOUT:-0}
 scenarios=()
 
 die() { echo "vm: $*" >&2; exit 2; }
@@ -41,6 +43,7 @@ pick_kernel() {
 	kdir=$("$top/tests/vm/fetch-kernel.sh") || die "cannot get Debian's packaged kernel"
 	kernel=$kdir/vmlinuz
 	modules=$kdir/modules
+	kver=$(cat "$kdir/VERSION")
 }
 
 # Header value of a scenario: field NAME of "# NAME: value".
@@ -81,8 +84,29 @@ add_modules() { # root names...
 	done
 }
 
+# Modules built from this tree ("# kmods: pdt_faultfs"), for the kernel being booted:
+# Debian's packaged one in a sid chroot, or another one against its modules' build tree.
+add_kmods() { # root names...
+	local root=$1 m ko; shift
+	[ $# -gt 0 ] || return 0
+	if [ -n "$kver" ]; then
+		ko=$("$top/tests/kmod/build.sh" "$kver") || die "cannot build the test modules for $kver"
+	else
+		[ -n "$modules" ] && [ -d "$modules/build" ] ||
+			die "scenarios need modules built here ($*) but no kernel build tree (--modules DIR/build)"
+		ko=$("$top/tests/kmod/build.sh" --kdir "$modules/build") || die "cannot build the test modules"
+	fi
+	mkdir -p "$root/lib/modules"
+	for m in "$@"; do
+		[ "$m" = pdt_faultfs ] || die "no module '$m' in tests/kmod"
+		grep -qx "$m.ko" "$root/lib/modules/load-order" 2>/dev/null && continue
+		cp "$ko" "$root/lib/modules/$m.ko"
+		echo "$m.ko" >>"$root/lib/modules/load-order"
+	done
+}
+
 build_initramfs() { # names...
-	local root=$out/root mods=() s
+	local root=$out/root mods=() kmods=() s
 	rm -rf "$root"
 	mkdir -p "$root"/{bin,scenarios,lib}
 	cp /bin/busybox "$root/bin/busybox"
@@ -94,8 +118,11 @@ build_initramfs() { # names...
 	for s in "$@"; do
 		# shellcheck disable=SC2207
 		mods+=($(header "$s" modules))
+		# shellcheck disable=SC2207
+		kmods+=($(header "$s" kmods))
 	done
 	add_modules "$root" "${mods[@]}"
+	add_kmods "$root" "${kmods[@]}"
 	chmod +x "$root/init"
 	(cd "$root" && find . | cpio -o -H newc --quiet) | gzip -1 >"$out/initrd.gz"
 }

@@ -21,3 +21,51 @@ dev_of() { awk -v m="$1" '$5 == m { print $3; exit }' /proc/self/mountinfo; }
 stat_col() { awk -v d="$2" -v c="$3" '$2 == d { print $c }' "$1"; }
 
 finish() { [ "$failures" -eq 0 ]; exit $?; }
+
+# The kernel log since a mark: dmesg_mark NAME ... dmesg_since NAME.
+dmesg_mark() { echo "pdtrace-test: mark $1" >/dev/kmsg; }
+dmesg_since() {
+	dmesg | awk -v m="pdtrace-test: mark $1" 'substr($0, length($0) - length(m) + 1) == m { n = 0; next }
+		{ l[++n] = $0 }
+		END { for (i = 1; i <= n; i++) print l[i] }'
+}
+
+# Show the kernel's notable lines of a log (module messages, WARN, BUG, busy inodes).
+show_kernel_lines() { grep -E 'pdtfaultfs|WARNING|BUG|Busy inodes|Oops' "$1" | sed 's/^/kernel: /'; }
+
+expect_no_grep() { # pattern file what
+	if grep -q -- "$1" "$2"; then fail "$3: unexpected lines matching '$1' in:"; cat "$2"; else pass "$3"; fi
+}
+
+# pdtfaultfs (tests/kmod/pdt_faultfs.c, "# kmods: pdt_faultfs"). Each superblock holds
+# a reference to the module, so its reference count equals the number of pdtfaultfs
+# mounts once umount has freed every superblock it took down.
+faultfs_refs() { awk '$1 == "pdt_faultfs" { print $3 }' /proc/modules; }
+faultfs_mounts() { grep -c ' - pdtfaultfs ' /proc/self/mountinfo; }
+
+faultfs_mount() { # dir
+	if ! grep -qw pdtfaultfs /proc/filesystems; then
+		fail "pdtfaultfs is not registered"
+		cat /tmp/insmod.log 2>/dev/null
+		return 1
+	fi
+	mkdir -p "$1" && mount -t pdtfaultfs pdtfaultfs "$1" || { fail "mount pdtfaultfs on $1"; return 1; }
+}
+
+# Users can still create and remove entries at DIR.
+faultfs_works() { # dir
+	mkdir "$1/ok.d" && echo data >"$1/ok.d/f" && ln -s f "$1/ok.d/l" && [ "$(cat "$1/ok.d/l")" = data ] &&
+		rm -r "$1/ok.d" && [ ! -e "$1/ok.d" ]
+	expect_eq "$?" 0 "$1 still works (mkdir, write, symlink, rm -r)"
+}
+
+# Unmount DIR: it succeeds, the kernel logs no WARN, BUG or busy inodes meanwhile, and
+# the superblock is freed.
+faultfs_umount() { # dir
+	dmesg_mark "umount $1"
+	umount "$1"
+	expect_eq "$?" 0 "umount $1"
+	dmesg_since "umount $1" >/tmp/umount.log
+	expect_no_grep 'WARNING\|BUG\|Busy inodes' /tmp/umount.log "umount $1 logs no WARN, BUG or busy inodes"
+	expect_eq "$(faultfs_refs)" "$(faultfs_mounts)" "the superblock of $1 is freed (module references)"
+}

@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# Build pdt_faultfs.ko, the fault-injection filesystem of the VM tests, for Debian's
+# packaged kernel. Debian builds its kernel with sid's gcc and its kbuild tools need
+# sid's libc, so the module is built in a sid chroot holding that kernel's headers,
+# made with mmdebstrap once per kernel version and cached outside the work tree.
+#
+# Usage: tests/kmod/build.sh [--kdir DIR] [VERSION]
+#   VERSION   kernel ABI version, e.g. 7.2.13+deb14-amd64 (default: the one
+#             tests/vm/fetch-kernel.sh resolves: PDTRACE_KERNEL_VER, else sid's)
+#   --kdir    build against this kernel build tree with the host's tools (no chroot)
+#   OUTPUT         build directory (default: build); the module is $OUTPUT/kmod/pdt_faultfs.ko
+#   PDTRACE_CACHE  cache root (default: ${XDG_CACHE_HOME:-$HOME/.cache}/pdtrace)
+#   PDTRACE_MIRROR Debian mirror for the chroot (default: the one apt already uses)
+# Prints the module's path. Reuses the module when its sources and kernel are unchanged.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+src=$top/tests/kmod
+out=${OUTPUT:-$top/build}/kmod
+cache=${PDTRACE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pdtrace}
+sources=("$src/pdt_faultfs.c" "$src/Kbuild" "$0")
+kdir= ver=
+
+die() { echo "kmod: $*" >&2; exit 2; }
+
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--kdir) kdir=${2:?--kdir needs a directory}; shift 2 ;;
+	-h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-*) die "unknown option '$1'" ;;
+	*) ver=$1; shift ;;
+	esac
+done
+
+default_mirror() {
+	# As tests/vm/fetch-kernel.sh: the mirror this machine's apt uses, nothing hard-coded.
+	local m
+	m=$(grep -rhoE '^(URIs:|deb) +[a-z]+://[^ ]+' /etc/apt/sources.list /etc/apt/sources.list.d/ 2>/dev/null |
+		awk '{print $2}' | grep -E "/debian/?$" | head -n1)
+	[ -n "$m" ] || die "no Debian mirror found in /etc/apt; set PDTRACE_MIRROR"
+	echo "$m"
+}
+
+# The first compiler error of a failed build, for a one-line message.
+first_error() { grep -m1 -E 'error|Error|No such|not found' "$1" || tail -n1 "$1"; }
+
+# A sid root with make, libc6-dev and linux-headers-VERSION (whose dependencies
+# bring the compiler the kernel was built with).
+ensure_chroot() { # root
+	local root=$1 log=$cache/chroot-$ver.log
+	[ -f "$root/usr/src/linux-headers-$ver/Makefile" ] && [ -x "$root/usr/bin/make" ] && return
+	command -v mmdebstrap >/dev/null || die "mmdebstrap is missing (apt-get install mmdebstrap)"
+	echo "kmod: creating a sid chroot with linux-headers-$ver in $root (under a minute, about 500 MB)" >&2
+	rm -rf "$root.new" "$root"
+	mmdebstrap --variant=minbase --mode=root --quiet \
+		--aptopt='Acquire::Check-Valid-Until "false"' \
+		--include="make,libc6-dev,linux-headers-$ver" \
+		sid "$root.new" "${PDTRACE_MIRROR:-$(default_mirror)}" >"$log" 2>&1 || {
+		rm -rf "$root.new"
+		die "mmdebstrap of sid with linux-headers-$ver failed (is that package in sid?): see $log"
+	}
+	mv "$root.new" "$root"
+}
+
+build_in_chroot() { # root log
+	local root=$1 log=$2 work=/tmp/pdt-kmod
+	rm -rf "${root:?}$work"
+	mkdir -p "$root$work"
+	cp "$src/pdt_faultfs.c" "$src/Kbuild" "$root$work/"
+	# objtool reads /proc; mount our own and take only it down again.
+	mount -t proc proc "$root/proc" || die "cannot mount /proc in $root"
+	local rc=0
+	env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LC_ALL=C.UTF-8 \
+		chroot "$root" make -C "/usr/src/linux-headers-$ver" M="$work" modules >"$log" 2>&1 || rc=$?
+	umount "$root/proc" || echo "kmod: warning: could not unmount $root/proc" >&2
+	[ $rc -eq 0 ] || die "building pdt_faultfs.ko for $ver failed: $(first_error "$log") (see $log)"
+	cp "$root$work/pdt_faultfs.ko" "$out/pdt_faultfs.ko.new"
+}
+
+build_on_host() { # log
+	local log=$1 work=$out/src
+	rm -rf "$work"
+	mkdir -p "$work"
+	cp "$src/pdt_faultfs.c" "$src/Kbuild" "$work/"
+	make -C "$kdir" M="$work" modules >"$log" 2>&1 ||
+		die "building pdt_faultfs.ko against $kdir failed: $(first_error "$log") (see $log)"
+	cp "$work/pdt_faultfs.ko" "$out/pdt_faultfs.ko.new"
+}
+
+main() {
+	local key stamp
+	if [ -n "$kdir" ]; then
+		[ -f "$kdir/Makefile" ] || die "no kernel build tree in '$kdir'"
+		key="kdir $(readlink -f "$kdir")"
+	else
+		if [ -z "$ver" ]; then
+			local kd
+			kd=$("$top/tests/vm/fetch-kernel.sh") || die "cannot resolve Debian's packaged kernel version"
+			ver=$(cat "$kd/VERSION")
+		fi
+		case "$ver" in *[!A-Za-z0-9.+~-]*|'') die "bad kernel version '$ver'" ;; esac
+		key="debian $ver"
+	fi
+	stamp=$({ echo "$key"; cat "${sources[@]}"; } | sha256sum | cut -d' ' -f1)
+	if [ -f "$out/pdt_faultfs.ko" ] && [ "$(cat "$out/stamp" 2>/dev/null)" = "$stamp" ]; then
+		echo "$out/pdt_faultfs.ko"
+		return
+	fi
+	mkdir -p "$out" "$cache"
+	if [ -n "$kdir" ]; then
+		build_on_host "$out/build.log"
+	else
+		[ "$(id -u)" -eq 0 ] || die "building in the sid chroot needs root (chroot, mount)"
+		# One builder per kernel version at a time (the chroot and its work dir are shared).
+		exec 9>"$cache/chroot-$ver.lock"
+		flock 9
+		ensure_chroot "$cache/chroot-$ver"
+		build_in_chroot "$cache/chroot-$ver" "$out/build.log"
+	fi
+	mv "$out/pdt_faultfs.ko.new" "$out/pdt_faultfs.ko"
+	echo "$stamp" >"$out/stamp"
+	echo "$out/pdt_faultfs.ko"
+}
+
+main
