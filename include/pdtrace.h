@@ -35,6 +35,7 @@ enum pdt_event_type {
 	PDT_EV_BUSY,	    /* umount_check() finds a dentry still in use */
 	PDT_EV_SB_DOWN,	    /* generic_shutdown_super() returned */
 	PDT_EV_MOVE,	    /* d_move() of a persistent dentry: new parent and path */
+	PDT_EV_REMOVAL,	    /* an outermost recursive removal starts: its root and path */
 	PDT_EV_MAX,
 };
 

@@ -176,7 +176,6 @@ int cmd_check(int argc, char **argv)
 	for (k = 0; k < PDT_KIND_MAX; k++)
 		if (args.fail_on[k] && pdt_rules_count(t.rules, k))
 			status = PDT_EXIT_FINDINGS;
-	ksyms_free((struct ksyms *)rep.ksyms);
 	pdt_tracker_close(&t);
 	return status;
 }

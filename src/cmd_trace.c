@@ -93,7 +93,7 @@ static void on_signal(int sig)
 static const char *const event_names[PDT_EV_MAX] = {
 	[PDT_EV_PERSIST] = "persist", [PDT_EV_DISCARD] = "discard", [PDT_EV_DPUT] = "dput",
 	[PDT_EV_UNPIN] = "unpin",     [PDT_EV_BUSY] = "busy",	    [PDT_EV_SB_DOWN] = "sb-down",
-	[PDT_EV_MOVE] = "move",
+	[PDT_EV_MOVE] = "move",	      [PDT_EV_REMOVAL] = "removal",
 };
 
 /* -v: one line per lifecycle event, never an address. */
@@ -201,7 +201,6 @@ int cmd_trace(int argc, char **argv)
 	status = pdt_rules_nfindings(t.rules) ? PDT_EXIT_FINDINGS
 		 : rep.complete		      ? PDT_EXIT_OK
 					      : PDT_EXIT_INCOMPLETE;
-	ksyms_free((struct ksyms *)rep.ksyms);
 	ksyms_free(tc.ksyms);
 	pdt_tracker_close(&t);
 	return status;

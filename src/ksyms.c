@@ -126,3 +126,14 @@ void ksyms_format(const struct ksyms *k, unsigned long long addr, int show_addr,
 	else
 		snprintf(buf, n, "%s", sym);
 }
+
+int ksyms_is_bpf(const struct ksyms *k, unsigned long long addr)
+{
+	const struct ksym *s = ksyms_find(k, addr, NULL);
+	size_t len;
+
+	if (!s)
+		return 0;
+	len = strlen(s->name);
+	return len > 6 && !strcmp(s->name + len - 6, " [bpf]");
+}

@@ -22,6 +22,8 @@ void ksyms_free(struct ksyms *k);
 /* The symbol at or below addr, and the offset into it; NULL if none. */
 const struct ksym *ksyms_find(const struct ksyms *k, unsigned long long addr,
 			      unsigned long long *off);
+/* Is addr inside a BPF program or trampoline (pdtrace's own instrumentation)? */
+int ksyms_is_bpf(const struct ksyms *k, unsigned long long addr);
 /* "func+0x1a" (or "func+0x1a [mod]", or "?" when unknown); with addresses, "0x... func+0x1a". */
 void ksyms_format(const struct ksyms *k, unsigned long long addr, int show_addr, char *buf,
 		  size_t n);

@@ -48,6 +48,5 @@ void pdt_fill_report(struct pdt_report *rep, struct pdt_tracker *t, bool show_ad
 	rep->missing = (const char *const *)t->missing;
 	rep->nmissing = t->nmissing;
 	rep->show_addresses = show_addresses;
-	/* Symbols only when a stack will be printed: kallsyms is large. */
-	rep->ksyms = pdt_rules_nfindings(t->rules) ? ksyms_load() : NULL;
+	rep->ksyms = t->ksyms;
 }

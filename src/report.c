@@ -33,6 +33,8 @@ static void text_stack(FILE *fp, const char *title, const unsigned long long *st
 	if (!n)
 		fprintf(fp, "    (not seen: made persistent before pdtrace started)\n");
 	for (i = 0; i < n; i++) {
+		if (ksyms_is_bpf(k, st[i]))
+			continue; /* our own programs and trampolines */
 		ksyms_format(k, st[i], addrs, sym, sizeof(sym));
 		fprintf(fp, "    %s\n", sym);
 	}
@@ -52,7 +54,8 @@ void pdt_finding_text(FILE *fp, const struct pdt_finding *f, const struct ksyms 
 	fprintf(fp, ", by pid %u (%s)\n", f->pid, f->comm);
 	if (f->nstack)
 		text_stack(fp, "stack", f->stack, f->nstack, k, addrs);
-	if (strcmp(f->rule, PDT_RULE_SB_BALANCE))
+	/* A superblock's books and a never-persistent dentry have no creation to show. */
+	if (strcmp(f->rule, PDT_RULE_SB_BALANCE) && strcmp(f->rule, PDT_RULE_DISCARD_UNPERSISTED))
 		text_stack(fp, "made persistent at", f->created, f->ncreated, k, addrs);
 }
 
@@ -123,12 +126,16 @@ static void json_stack(FILE *fp, const unsigned long long *st, unsigned int n,
 {
 	char sym[400];
 	unsigned int i;
+	bool first = true;
 
 	fputc('[', fp);
 	for (i = 0; i < n; i++) {
+		if (ksyms_is_bpf(k, st[i]))
+			continue;
 		ksyms_format(k, st[i], addrs, sym, sizeof(sym));
-		if (i)
+		if (!first)
 			fputc(',', fp);
+		first = false;
 		json_str(fp, sym);
 	}
 	fputc(']', fp);

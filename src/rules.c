@@ -21,6 +21,7 @@ struct dent {
 struct pdt_rules {
 	struct u64map dents;	/* dentry address -> struct dent */
 	struct u64map sb_index; /* sb address -> index + 1 into sbs */
+	struct u64map removals; /* removal root address -> its path (malloc'd) */
 	struct pdt_sb *sbs;
 	size_t nsbs, cap_sbs;
 	struct pdt_finding *findings;
@@ -61,6 +62,7 @@ struct pdt_rules *pdt_rules_new(void)
 	if (r) {
 		u64map_init(&r->dents);
 		u64map_init(&r->sb_index);
+		u64map_init(&r->removals);
 	}
 	return r;
 }
@@ -75,6 +77,10 @@ void pdt_rules_free(struct pdt_rules *r)
 	while ((d = u64map_next(&r->dents, &pos, NULL)))
 		free(d);
 	u64map_free(&r->dents);
+	pos = 0;
+	while ((d = u64map_next(&r->removals, &pos, NULL)))
+		free(d);
+	u64map_free(&r->removals);
 	u64map_free(&r->sb_index);
 	free(r->sbs);
 	free(r->findings);
@@ -367,6 +373,8 @@ static void on_discard(struct pdt_rules *r, const struct pdt_event_full *e, stru
 		commit(r, f, sb);
 		return;
 	}
+	if (h->dentry == h->removal_root)
+		free(u64map_del(&r->removals, h->dentry)); /* a removal ends with its root */
 	if (!d) {
 		sb->adopted++; /* persistent since before we started */
 		return;
@@ -375,12 +383,12 @@ static void on_discard(struct pdt_rules *r, const struct pdt_event_full *e, stru
 	    d->origin == PDT_ORIGIN_USER && h->removal_root != h->dentry &&
 	    rule_enabled(r, PDT_RULE_USER_ENTRY_REMOVED) &&
 	    (f = new_finding(r, PDT_KIND_ILLEGAL_REMOVAL, PDT_RULE_USER_ENTRY_REMOVED, sb, h))) {
-		struct dent *root = u64map_get(&r->dents, h->removal_root);
+		const char *root = u64map_get(&r->removals, h->removal_root);
 
 		describe(f, e, d);
 		snprintf(f->message, sizeof(f->message),
 			 "user-created entry destroyed by a recursive removal of %.180s",
-			 root ? root->path : "(a directory pdtrace did not see created)");
+			 root ? root : "(a directory pdtrace did not see)");
 		commit(r, f, sb);
 	}
 	report_orphans(r, e, d, sb);
@@ -480,6 +488,7 @@ static size_t expected_size(unsigned int type)
 	case PDT_EV_BUSY:
 	case PDT_EV_SB_DOWN:
 	case PDT_EV_MOVE:
+	case PDT_EV_REMOVAL:
 		return sizeof(struct pdt_event_full);
 	}
 	return 0;
@@ -499,6 +508,17 @@ static void on_move(struct pdt_rules *r, const struct pdt_event_full *e)
 	if (p)
 		p->children++;
 	copy_str(d->path, sizeof(d->path), e->path, sizeof(e->path));
+}
+
+static void on_removal(struct pdt_rules *r, const struct pdt_event_full *e)
+{
+	char *path = strndup(e->path, sizeof(e->path));
+
+	if (!path)
+		return;
+	free(u64map_del(&r->removals, e->h.dentry));
+	if (u64map_put(&r->removals, e->h.dentry, path))
+		free(path);
 }
 
 int pdt_rules_feed(struct pdt_rules *r, const void *data, size_t size)
@@ -537,6 +557,9 @@ int pdt_rules_feed(struct pdt_rules *r, const void *data, size_t size)
 		break;
 	case PDT_EV_MOVE:
 		on_move(r, e);
+		break;
+	case PDT_EV_REMOVAL:
+		on_removal(r, e);
 		break;
 	}
 	return 0;

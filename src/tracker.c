@@ -178,6 +178,7 @@ int pdt_tracker_poll(struct pdt_tracker *t, int timeout_ms)
 
 void pdt_tracker_stop(struct pdt_tracker *t)
 {
+	t->ksyms = ksyms_load();
 	track_bpf__detach(t->skel);
 	while (ring_buffer__consume(t->rb) > 0)
 		;
@@ -210,6 +211,7 @@ void pdt_tracker_close(struct pdt_tracker *t)
 {
 	size_t i;
 
+	ksyms_free(t->ksyms);
 	ring_buffer__free(t->rb);
 	track_bpf__destroy(t->skel);
 	pdt_rules_free(t->rules);

@@ -8,6 +8,7 @@
 #define PDT_TRACKER_H
 
 #include <stdbool.h>
+#include "ksyms.h"
 #include "report.h"
 #include "rules.h"
 
@@ -32,6 +33,7 @@ struct pdt_tracker {
 	char *missing[32]; /* "func(): what is lost" */
 	size_t nmissing;
 	char release[65];
+	struct ksyms *ksyms; /* read at stop, while our trampolines are still in kallsyms */
 	void (*on_raw)(const void *data, size_t size, void *ctx);
 	void *raw_ctx;
 };
@@ -44,7 +46,10 @@ int pdt_tracker_open(struct pdt_tracker *t, const struct pdt_tracker_opts *o, ch
 		     size_t errlen);
 /* Deliver pending events to the rules engine; waits up to timeout_ms. */
 int pdt_tracker_poll(struct pdt_tracker *t, int timeout_ms);
-/* Detach every program (no new events), then deliver what is left in the buffer. */
+/*
+ * Read kallsyms (so stacks can be symbolized and our own trampolines recognized),
+ * detach every program (no new events), then deliver what is left in the buffer.
+ */
 void pdt_tracker_stop(struct pdt_tracker *t);
 /* Events lost to a full ring buffer, and insertions refused by full maps. */
 void pdt_tracker_losses(struct pdt_tracker *t, unsigned long long *lost,

@@ -5,12 +5,18 @@
  */
 #include "common.bpf.h"
 
-static __always_inline int removal_enter(struct dentry *root)
+/* The outermost removal says where it starts: findings inside name their root by path. */
+static __always_inline int removal_enter(void *ctx, struct dentry *root)
 {
 	struct pdt_task_state *t = task_state(true);
+	struct pdt_event_full *e;
 
-	if (t && !t->removal_depth++)
-		t->removal_root = (u64)root;
+	if (!t || t->removal_depth++)
+		return 0;
+	t->removal_root = (u64)root;
+	e = emit_full(ctx, PDT_EV_REMOVAL, root);
+	if (e)
+		bpf_ringbuf_submit(e, 0);
 	return 0;
 }
 
@@ -29,7 +35,7 @@ static __always_inline int removal_exit(void)
 SEC("fentry/simple_recursive_removal")
 int BPF_PROG(removal_simple_enter, struct dentry *dentry)
 {
-	return removal_enter(dentry);
+	return removal_enter(ctx, dentry);
 }
 
 SEC("fexit/simple_recursive_removal")
@@ -41,7 +47,7 @@ int BPF_PROG(removal_simple_exit, struct dentry *dentry)
 SEC("fentry/locked_recursive_removal")
 int BPF_PROG(removal_locked_enter, struct dentry *dentry)
 {
-	return removal_enter(dentry);
+	return removal_enter(ctx, dentry);
 }
 
 SEC("fexit/locked_recursive_removal")
@@ -54,7 +60,7 @@ int BPF_PROG(removal_locked_exit, struct dentry *dentry)
 SEC("fentry/configfs_rmdir")
 int BPF_PROG(removal_configfs_enter, struct inode *dir, struct dentry *dentry)
 {
-	return removal_enter(dentry);
+	return removal_enter(ctx, dentry);
 }
 
 SEC("fexit/configfs_rmdir")

@@ -267,6 +267,7 @@ static void test_removal_of_user_entry(void **state)
 	persist(r, 0x100, ROOT, "/kdir", PDT_ORIGIN_KERNEL, PDT_F_IS_DIR);
 	persist(r, 0x200, 0x100, "/kdir/kfile", PDT_ORIGIN_KERNEL, 0);
 	persist(r, 0x300, 0x100, "/kdir/user", PDT_ORIGIN_USER, PDT_F_IS_DIR);
+	feed(r, full(PDT_EV_REMOVAL, 0x100, ROOT, "/kdir", PDT_F_IN_REMOVAL));
 	discard(r, 0x200, 0x100, "/kdir/kfile", PDT_F_IN_REMOVAL, 0x100);
 	assert_int_equal(pdt_rules_nfindings(r), 0);
 	discard(r, 0x300, 0x100, "/kdir/user", PDT_F_IN_REMOVAL, 0x100);
@@ -276,6 +277,23 @@ static void test_removal_of_user_entry(void **state)
 	assert_non_null(strstr(f->message, "recursive removal of /kdir"));
 	discard(r, 0x100, ROOT, "/kdir", PDT_F_IN_REMOVAL, 0x100);
 	assert_int_equal(pdt_rules_nfindings(r), 1);
+	pdt_rules_free(r);
+}
+
+/* The root of a removal may predate the run: its path comes with the removal event. */
+static void test_removal_of_untracked_root(void **state)
+{
+	struct pdt_rules *r = pdt_rules_new();
+
+	(void)state;
+	persist(r, 0x300, 0x100, "/old/user", PDT_ORIGIN_USER, 0);
+	feed(r, full(PDT_EV_REMOVAL, 0x100, ROOT, "/old", PDT_F_IN_REMOVAL));
+	discard(r, 0x300, 0x100, "/old/user", PDT_F_IN_REMOVAL, 0x100);
+	discard(r, 0x100, ROOT, "/old", PDT_F_IN_REMOVAL, 0x100);
+	assert_non_null(
+	    strstr(only_finding(r, PDT_KIND_ILLEGAL_REMOVAL, PDT_RULE_USER_ENTRY_REMOVED)->message,
+		   "recursive removal of /old"));
+	assert_int_equal(pdt_rules_sb(r, 0)->adopted, 1);
 	pdt_rules_free(r);
 }
 
@@ -386,6 +404,7 @@ int main(void)
 		cmocka_unit_test(test_orphaned_child),
 		cmocka_unit_test(test_move_updates_parent),
 		cmocka_unit_test(test_removal_of_user_entry),
+		cmocka_unit_test(test_removal_of_untracked_root),
 		cmocka_unit_test(test_removal_exemptions),
 		cmocka_unit_test(test_create_in_dead_dir),
 		cmocka_unit_test(test_disabled_rule_is_silent),

@@ -1,0 +1,81 @@
+# pdtrace check against pdtfaultfs: each injected bug gives exactly its finding (kind,
+# rule, path, origin), check exits 1, and where the kernel has a WARN for it the
+# kernel's log agrees. A clean run of the same filesystem gives none.
+# timeout: 240
+# kmods: pdt_faultfs
+. /lib.sh
+m=/mnt/fck
+faultfs_mount $m || finish
+dev=$(dev_of $m)
+
+# fault NAME SHELL-COMMAND: run it under check; the JSON report is /tmp/NAME.json
+fault() {
+	dmesg_mark "$1"
+	$PDTRACE check -f json -o "/tmp/$1.json" -- sh -c "$2"
+	echo $? >"/tmp/$1.rc"
+	dmesg_since "$1" >"/tmp/$1.log"
+}
+# finding NAME KIND RULE PATH ORIGIN: the report has exactly one finding, this one.
+finding() {
+	local j=/tmp/$1.json
+	expect_eq "$(cat "/tmp/$1.rc")" 1 "$1: check exits 1"
+	expect_eq "$(grep -o '"kind":"' "$j" | wc -l)" 1 "$1: exactly one finding"
+	expect_grep "\"kind\":\"$2\",\"rule\":\"$3\",\"fs_type\":\"pdtfaultfs\",\"s_id\":\"pdtfaultfs\",\"dev\":\"$dev\",\"path\":\"$4\",\"origin\":\"$5\"" "$j" "$1: $2/$3 at $4 ($5)"
+	[ "$5" = unknown ] ||
+		expect_grep '"created_stack":\["d_make_persistent+' "$j" "$1: creation stack symbolized" 
+}
+
+# A clean workload first: user entries of every kind, the kernel subtree untouched.
+fault clean "mkdir $m/d && echo x >$m/d/f && ln -s f $m/d/l && ln $m/d/f $m/d/h && mv $m/d/h $m/g && rm -r $m/d $m/g"
+expect_eq "$(cat /tmp/clean.rc)" 0 "clean: check exits 0"
+expect_grep '"findings":\[\]' /tmp/clean.json "clean: no findings"
+expect_grep '"made":4,"discarded":4' /tmp/clean.json "clean: 4 made (d, d/f, d/l, d/h), 4 discarded"
+
+fault discard "echo discard-unpersisted nx >$m/ctl"
+finding discard imbalance discard-unpersisted /nx unknown
+expect_grep '"refcount":1' /tmp/discard.json "discard: refcount 1 on entry"
+expect_grep 'WARNING: fs/dcache.c:[0-9]* at d_make_discardable' /tmp/discard.log "discard: the kernel WARNs too"
+expect_grep '"stack":\["d_make_discardable+0x[0-9a-f]*","pdt_discard_unpersisted+' /tmp/discard.json "discard: stack starts in d_make_discardable, our frames hidden"
+
+fault twice "echo persist-twice tw >$m/ctl"
+finding twice imbalance persist-twice /tw kernel
+expect_no_grep 'WARNING' /tmp/twice.log "twice: the kernel has no WARN for it"
+
+fault dput "echo extra-dput xd >$m/ctl"
+finding dput imbalance dput-persistence-ref /xd kernel
+expect_grep '"refcount":1' /tmp/dput.json "dput: refcount 1 on entry"
+
+fault orphan "echo orphan od >$m/ctl"
+finding orphan leak orphaned /od/child kernel
+expect_grep 'after its parent /od was discarded' /tmp/orphan.json "orphan: names the parent"
+
+# A user-created entry below the kernel's kdir, then the kernel removes kdir.
+fault removal "mkdir $m/kdir/u && touch $m/kdir/u/f && echo remove kdir >$m/ctl"
+expect_eq "$(cat /tmp/removal.rc)" 1 "removal: check exits 1"
+expect_eq "$(grep -o '"rule":"user-entry-removed"' /tmp/removal.json | wc -l)" 2 "removal: two user entries destroyed"
+expect_grep '"kind":"illegal-removal","rule":"user-entry-removed","fs_type":"pdtfaultfs","s_id":"pdtfaultfs","dev":"'"$dev"'","path":"/kdir/u/f","origin":"user"' /tmp/removal.json "removal: /kdir/u/f"
+expect_grep '"path":"/kdir/u","origin":"user"' /tmp/removal.json "removal: /kdir/u"
+expect_grep 'recursive removal of /kdir' /tmp/removal.json "removal: names the removal root"
+expect_no_grep '"path":"/kdir/kfile"' /tmp/removal.json "removal: kernel entries are fine"
+
+# A legitimate removal of a kernel-only subtree (on a fresh mount) finds nothing.
+umount $m && faultfs_mount $m && dev=$(dev_of $m)
+fault kremove "echo remove kdir >$m/ctl"
+expect_eq "$(cat /tmp/kremove.rc)" 0 "kernel-only removal: check exits 0"
+
+umount $m && faultfs_mount $m && dev=$(dev_of $m)
+fault dead "echo create-in-dead kdir >$m/ctl"
+finding dead illegal-removal create-in-dead-dir /kdir/late kernel
+
+# --fail-on narrows what fails the gate; the findings are still reported.
+$PDTRACE check --fail-on leak -f json -o /tmp/failon.json -- sh -c "echo discard-unpersisted ny >$m/ctl"
+expect_eq "$?" 0 "--fail-on leak: an imbalance does not fail the gate"
+expect_grep '"rule":"discard-unpersisted"' /tmp/failon.json "--fail-on leak: still reported"
+
+# JUnit: one test case per superblock, one failure per finding.
+$PDTRACE check -f junit -o /tmp/j.xml -- sh -c "echo extra-dput xe >$m/ctl"
+expect_eq "$?" 1 "junit: check exits 1"
+expect_grep '<testcase classname="pdtrace.pdtfaultfs" name="pdtfaultfs '"$dev"' pdtfaultfs">' /tmp/j.xml "junit: superblock test case"
+expect_grep '<failure type="imbalance" message="dput-persistence-ref: /xe">' /tmp/j.xml "junit: failure"
+umount $m
+finish
