@@ -5,6 +5,7 @@
 #   make demo       the main job on the embedded default kernel, in a VM
 #   make deps       install the Debian packages the build and tests need
 #   make vmlinux-h  regenerate vmlinux/vmlinux.h from a packaged kernel's BTF
+#   make guest-tools  static helpers the VM workloads run in the guest
 #   make install    PREFIX=/usr/local DESTDIR=
 
 OUTPUT ?= build
@@ -45,7 +46,8 @@ Q := @
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
-.PHONY: all clean test unittest hosttest vmtest demo deps install vmlinux-h format check-format
+.PHONY: all clean test unittest hosttest vmtest demo deps install vmlinux-h format check-format \
+	guest-tools
 .DELETE_ON_ERROR:
 .SECONDARY: $(BPF_OBJS) $(SKELS)
 
@@ -71,6 +73,21 @@ $(OUTPUT)/pdtrace: $(APP_OBJS) $(CORE_OBJS)
 	$(Q)$(CC) $(CFLAGS) $^ $(STATIC_LIBS) -o $@
 
 # ---- tests ---------------------------------------------------------------
+# Static helpers copied into the VM's initramfs (tests/vm/guest-tools): what busybox lacks.
+GUEST_TOOLS := $(OUTPUT)/guest-tools/pdt-fsop $(OUTPUT)/guest-tools/pdt-bpfpin
+
+$(OUTPUT)/guest-tools/pdt-fsop: tests/vm/guest-tools/pdt-fsop.c
+	$(Q)mkdir -p $(@D)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) -static $< -o $@
+
+$(OUTPUT)/guest-tools/pdt-bpfpin: tests/vm/guest-tools/pdt-bpfpin.c
+	$(Q)mkdir -p $(@D)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) $< $(STATIC_LIBS) -o $@
+
+guest-tools: $(GUEST_TOOLS)
+
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(wildcard tests/unit/test_*.c))
 
 $(OUTPUT)/tests/%: tests/unit/%.c $(CORE_OBJS) $(HEADERS)
@@ -81,10 +98,10 @@ $(OUTPUT)/tests/%: tests/unit/%.c $(CORE_OBJS) $(HEADERS)
 unittest: $(UNIT_TESTS)
 
 # Everything: host unit tests, host CLI tests, VM scenarios; one summary line.
-test: deps all unittest
+test: deps all unittest guest-tools
 	$(Q)tests/run-all.sh
 
-vmtest: deps all
+vmtest: deps all guest-tools
 	$(Q)tests/vm/run.sh
 
 demo: deps all
@@ -99,11 +116,13 @@ install: $(OUTPUT)/pdtrace
 vmlinux-h:
 	$(Q)scripts/gen-vmlinux-h.sh vmlinux/vmlinux.h
 
+FORMAT_SRCS = bpf/*.c src/*.c src/*.h include/*.h tests/unit/*.c tests/vm/guest-tools/*.c
+
 format:
-	clang-format -i bpf/*.c src/*.c src/*.h include/*.h tests/unit/*.c
+	clang-format -i $(FORMAT_SRCS)
 
 check-format:
-	clang-format --dry-run -Werror bpf/*.c src/*.c src/*.h include/*.h tests/unit/*.c
+	clang-format --dry-run -Werror $(FORMAT_SRCS)
 
 clean:
 	rm -rf $(OUTPUT)

@@ -21,3 +21,25 @@ dev_of() { awk -v m="$1" '$5 == m { print $3; exit }' /proc/self/mountinfo; }
 stat_col() { awk -v d="$2" -v c="$3" '$2 == d { print $c }' "$1"; }
 
 finish() { [ "$failures" -eq 0 ]; exit $?; }
+
+# run_workload NAME: filesystem workload /workloads/NAME.sh (tests/vm/workloads): its
+# setup, its run under `pdtrace stat`, then every superblock's counts against what the
+# workload expects (wl_check_stat). A setup that says the filesystem cannot be exercised
+# here (status 77) skips the scenario.
+run_workload() {
+	local name=$1 out=/tmp/wl-$1.out exp=/tmp/wl-$1.expect rc
+	. "/workloads/$name.sh"
+	"wl_${name}_setup"
+	rc=$?
+	[ "$rc" -ne 77 ] || exit 77
+	[ "$rc" -eq 0 ] || { fail "setup of workload $name (status $rc)"; return; }
+	$PDTRACE stat -- sh -c ". /workloads/$name.sh && wl_${name}_run" >"$out" 2>&1
+	rc=$?
+	cat "$out"
+	expect_eq "$rc" 0 "workload $name: every step went as the kernel source says"
+	"wl_${name}_expect" <"$out" >"$exp"
+	echo "expected: FSTYPE DEV MADE DISCARDED UNPINNED_AT_UMOUNT"
+	sed 's/^/expected: /' "$exp"
+	wl_check_stat "$out" "$exp" || failures=$((failures + $?))
+	if command -v "wl_${name}_cleanup" >/dev/null; then "wl_${name}_cleanup"; fi
+}
