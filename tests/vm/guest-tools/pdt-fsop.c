@@ -6,6 +6,7 @@
  *   pdt-fsop rename OLD NEW [noreplace|exchange|whiteout]   renameat2()
  *   pdt-fsop mkdir|rmdir|unlink|create|mkfifo PATH          one syscall, errno by name
  *   pdt-fsop symlink|link TARGET PATH                       (create: O_CREAT|O_EXCL open)
+ *   pdt-fsop mount TYPE SOURCE DIR [OPTIONS]                mount(2)
  *   pdt-fsop tmpfile DIR                                    O_TMPFILE, closed unlinked
  *   pdt-fsop tmpfile-link DIR NEWPATH                       O_TMPFILE, then linkat()
  *   pdt-fsop mq-open NAME... | mq-unlink NAME...            POSIX message queues
@@ -52,10 +53,11 @@ static int fail(const char *op, const char *arg)
 
 static int usage(void)
 {
-	fprintf(stderr,
-		"usage: pdt-fsop rename|mkdir|rmdir|unlink|create|mkfifo|symlink|link|tmpfile|"
-		"tmpfile-link|mq-open|mq-unlink|ffs-hold|gadgetfs-hold|umount-wait ARGS "
-		"(see the source)\n");
+	fprintf(
+	    stderr,
+	    "usage: pdt-fsop rename|mkdir|rmdir|unlink|create|mkfifo|symlink|link|mount|tmpfile|"
+	    "tmpfile-link|mq-open|mq-unlink|ffs-hold|gadgetfs-hold|umount-wait ARGS "
+	    "(see the source)\n");
 	return 2;
 }
 
@@ -303,6 +305,8 @@ int main(int argc, char **argv)
 		return symlink(a[0], a[1]) ? fail(op, a[1]) : 0;
 	if (!strcmp(op, "link") && n == 2)
 		return link(a[0], a[1]) ? fail(op, a[1]) : 0;
+	if (!strcmp(op, "mount") && (n == 3 || n == 4))
+		return mount(a[1], a[2], a[0], 0, n == 4 ? a[3] : NULL) ? fail(op, a[2]) : 0;
 	if (!strcmp(op, "tmpfile") && n == 1)
 		return do_tmpfile(a[0], NULL);
 	if (!strcmp(op, "tmpfile-link") && n == 2)
