@@ -23,6 +23,7 @@
 # devtmpfs /dev/zram1 made and removed, /dev/zram0 removed and made: 2/2.
 
 WL_DEBUGFS_DIR=/mnt/wl-debugfs
+WL_DEBUGFS_DIR2=/mnt/wl-debugfs2
 WL_DEBUGFS_MADE=13
 WL_DEBUGFS_DISCARDED=13
 WL_DEBUGFS_DEVTMPFS_MADE=2
@@ -31,7 +32,7 @@ WL_DEBUGFS_DEVTMPFS_DISCARDED=2
 . /workloads/common.sh
 
 wl_debugfs_setup() {
-	mkdir -p "$WL_DEBUGFS_DIR"
+	mkdir -p "$WL_DEBUGFS_DIR" "$WL_DEBUGFS_DIR2"
 	[ -f /lib/modules/zram.ko ] && [ -d /sys/class/zram-control ] ||
 		{ echo "setup: zram is not loaded (# modules: zram)"; return 1; }
 	[ "$(ls /sys/block | grep -c '^zram')" -eq 1 ] || { echo "setup: want exactly zram0"; return 1; }
@@ -39,11 +40,16 @@ wl_debugfs_setup() {
 
 wl_debugfs_run() {
 	local m=$WL_DEBUGFS_DIR id dev
-	wl_need_dirs "$m" || return 1
+	wl_need_dirs "$m" "$WL_DEBUGFS_DIR2" || return 1
+	# The guest mounts no debugfs, yet the first mount shows what the kernel made since
+	# boot: the superblock already existed. A second mount is the same one.
 	wl_do mount -t debugfs pdt-wl-debugfs "$m"
 	wl_note_dev debugfs "$m"
 	wl_note_dev devtmpfs /dev
 	wl_exists "$m/zram/zram0/block_state" "$m/block/zram0"
+	wl_do mount -t debugfs pdt-wl-debugfs "$WL_DEBUGFS_DIR2"
+	wl_same_sb "$m" "$WL_DEBUGFS_DIR2"
+	wl_do umount "$WL_DEBUGFS_DIR2"
 
 	id=$(cat /sys/class/zram-control/hot_add)   # made 6, devtmpfs 1
 	[ "$id" = 1 ] || wl_fail "hot_add gave zram$id, want zram1"

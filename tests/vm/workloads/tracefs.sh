@@ -26,6 +26,7 @@
 #   get_tree_single(): every mount is the kernel's one superblock; umount unpins nothing.
 
 WL_TRACEFS_DIR=/mnt/wl-tracefs
+WL_TRACEFS_DIR2=/mnt/wl-tracefs2
 
 . /workloads/common.sh
 
@@ -43,13 +44,19 @@ wl_tracefs_count() {
 	echo "$n"
 }
 
-wl_tracefs_setup() { mkdir -p "$WL_TRACEFS_DIR"; }
+wl_tracefs_setup() { mkdir -p "$WL_TRACEFS_DIR" "$WL_TRACEFS_DIR2"; }
 
 wl_tracefs_run() {
 	local m=$WL_TRACEFS_DIR i n
-	wl_need_dirs "$m" || return 1
+	wl_need_dirs "$m" "$WL_TRACEFS_DIR2" || return 1
+	# The guest mounts no tracefs, yet the first mount holds the kernel's files: the
+	# superblock exists since boot. A second mount is the same one.
 	wl_do mount -t tracefs pdt-wl-tracefs "$m"
 	wl_note_dev tracefs "$m"
+	wl_exists "$m/trace" "$m/events" "$m/instances"
+	wl_do mount -t tracefs pdt-wl-tracefs "$WL_TRACEFS_DIR2"
+	wl_same_sb "$m" "$WL_TRACEFS_DIR2"
+	wl_do umount "$WL_TRACEFS_DIR2"
 	i=$m/instances/pdt-wl
 	wl_absent "$i"
 
