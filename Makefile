@@ -104,7 +104,7 @@ test: deps all unittest guest-tools
 vmtest: deps all guest-tools
 	$(Q)tests/vm/run.sh
 
-demo: deps all
+demo: deps all guest-tools
 	$(Q)tests/vm/run.sh --demo
 
 deps:
