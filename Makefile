@@ -6,6 +6,7 @@
 #   make deps       install the Debian packages the build and tests need
 #   make vmlinux-h  regenerate vmlinux/vmlinux.h from a packaged kernel's BTF
 #   make kmod       the VM tests' fault-injection filesystem module (tests/vm/run.sh builds it as needed)
+#   make guest-tools  static helpers the VM workloads run in the guest
 #   make install    PREFIX=/usr/local DESTDIR=
 
 OUTPUT ?= build
@@ -52,7 +53,8 @@ Q := @
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
-.PHONY: all clean test unittest hosttest vmtest demo deps install vmlinux-h format check-format kmod
+.PHONY: all clean test unittest hosttest vmtest demo deps install vmlinux-h format check-format \
+	guest-tools kmod
 .DELETE_ON_ERROR:
 .SECONDARY: $(BPF_OBJS) $(SKELS)
 
@@ -87,6 +89,21 @@ $(OUTPUT)/pdtrace: $(APP_OBJS) $(CORE_OBJS)
 	$(Q)$(CC) $(CFLAGS) $^ $(STATIC_LIBS) -o $@
 
 # ---- tests ---------------------------------------------------------------
+# Static helpers copied into the VM's initramfs (tests/vm/guest-tools): what busybox lacks.
+GUEST_TOOLS := $(OUTPUT)/guest-tools/pdt-fsop $(OUTPUT)/guest-tools/pdt-bpfpin
+
+$(OUTPUT)/guest-tools/pdt-fsop: tests/vm/guest-tools/pdt-fsop.c
+	$(Q)mkdir -p $(@D)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) -static $< -o $@
+
+$(OUTPUT)/guest-tools/pdt-bpfpin: tests/vm/guest-tools/pdt-bpfpin.c
+	$(Q)mkdir -p $(@D)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) $< $(STATIC_LIBS) -o $@
+
+guest-tools: $(GUEST_TOOLS)
+
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(wildcard tests/unit/test_*.c))
 
 # Host-side code runs under AddressSanitizer and UndefinedBehaviorSanitizer in the tests:
@@ -118,13 +135,13 @@ $(OUTPUT)/dyn/pdtrace: $(APP_OBJS) $(CORE_OBJS)
 unittest: $(UNIT_TESTS) $(OUTPUT)/san/pdtrace $(OUTPUT)/dyn/pdtrace
 
 # Everything: host unit tests, host CLI tests, VM scenarios; one summary line.
-test: deps all unittest
+test: deps all unittest guest-tools
 	$(Q)tests/run-all.sh
 
-vmtest: deps all
+vmtest: deps all guest-tools
 	$(Q)tests/vm/run.sh
 
-demo: deps all
+demo: deps all guest-tools
 	$(Q)tests/vm/run.sh --demo
 
 deps:
@@ -140,11 +157,13 @@ install: $(OUTPUT)/pdtrace
 vmlinux-h:
 	$(Q)scripts/gen-vmlinux-h.sh vmlinux/vmlinux.h
 
+FORMAT_SRCS = bpf/*.c src/*.c src/*.h include/*.h tests/unit/*.c tests/vm/guest-tools/*.c
+
 format:
-	clang-format -i bpf/*.c src/*.c src/*.h include/*.h tests/unit/*.c
+	clang-format -i $(FORMAT_SRCS)
 
 check-format:
-	clang-format --dry-run -Werror bpf/*.c src/*.c src/*.h include/*.h tests/unit/*.c
+	clang-format --dry-run -Werror $(FORMAT_SRCS)
 
 clean:
 	rm -rf $(OUTPUT)

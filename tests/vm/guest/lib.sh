@@ -69,3 +69,32 @@ faultfs_umount() { # dir
 	expect_no_grep 'WARNING\|BUG\|Busy inodes' /tmp/umount.log "umount $1 logs no WARN, BUG or busy inodes"
 	expect_eq "$(faultfs_refs)" "$(faultfs_mounts)" "the superblock of $1 is freed (module references)"
 }
+
+# run_workload NAME: filesystem workload /workloads/NAME.sh (tests/vm/workloads): its
+# setup, its run under `pdtrace stat`, then every superblock's counts against what the
+# workload expects (wl_check_stat). A setup that says the filesystem cannot be exercised
+# here (status 77) skips the scenario.
+# Kernel complaints in the log: a WARN (e.g. d_make_discardable() on an entry that is not
+# persistent), a BUG, a leak at umount.
+kernel_complaints() { dmesg | grep -E 'WARNING:|BUG:|Busy inodes|still in use'; }
+
+run_workload() {
+	local name=$1 out=/tmp/wl-$1.out exp=/tmp/wl-$1.expect rc before
+	before=$(kernel_complaints | wc -l)
+	. "/workloads/$name.sh"
+	"wl_${name}_setup"
+	rc=$?
+	[ "$rc" -ne 77 ] || exit 77
+	[ "$rc" -eq 0 ] || { fail "setup of workload $name (status $rc)"; return; }
+	$PDTRACE stat -- sh -c ". /workloads/$name.sh && wl_${name}_run" >"$out" 2>&1
+	rc=$?
+	cat "$out"
+	expect_eq "$rc" 0 "workload $name: every step went as the kernel source says"
+	"wl_${name}_expect" <"$out" >"$exp"
+	echo "expected: FSTYPE DEV MADE DISCARDED UNPINNED_AT_UMOUNT"
+	sed 's/^/expected: /' "$exp"
+	wl_check_stat "$out" "$exp" || failures=$((failures + $?))
+	expect_eq "$(kernel_complaints | wc -l)" "$before" "kernel warnings, BUGs, leaks in the log"
+	kernel_complaints | tail -n +"$((before + 1))"
+	if command -v "wl_${name}_cleanup" >/dev/null; then "wl_${name}_cleanup"; fi
+}

@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pdt-fsop: the file system operations the guest's busybox cannot do, for the
+ * filesystem workloads (tests/vm/workloads). Static, no dependencies.
+ *
+ *   pdt-fsop rename OLD NEW [noreplace|exchange|whiteout]   renameat2()
+ *   pdt-fsop mkdir|rmdir|unlink|create|mkfifo PATH          one syscall, errno by name
+ *   pdt-fsop symlink|link TARGET PATH                       (create: O_CREAT|O_EXCL open)
+ *   pdt-fsop mount TYPE SOURCE DIR [OPTIONS]                mount(2)
+ *   pdt-fsop tmpfile DIR                                    O_TMPFILE, closed unlinked
+ *   pdt-fsop tmpfile-link DIR NEWPATH                       O_TMPFILE, then linkat()
+ *   pdt-fsop mq-open NAME... | mq-unlink NAME...            POSIX message queues
+ *   pdt-fsop ffs-hold EP0 CMD                               functionfs: write descriptors
+ *                                                           and strings to EP0, run sh -c
+ *                                                           CMD, then close EP0
+ *   pdt-fsop gadgetfs-hold EP0 CMD                          gadgetfs: write a device
+ *                                                           configuration to EP0, run CMD,
+ *                                                           close EP0
+ *   pdt-fsop umount-wait MNT SECONDS                        umount MNT and wait until its
+ *                                                           superblock is shut down
+ *
+ * A failing system call prints "pdt-fsop: OP ARG: ERRNO_NAME" and exits 1, so that a
+ * workload can assert the exact error (e.g. ENOTEMPTY) of a refused operation.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <mqueue.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/inotify.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <linux/usb/ch9.h>
+#include <linux/usb/functionfs.h>
+
+/* USB descriptors are little endian, and so is the only guest (x86_64): no conversion. */
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "pdt-fsop's USB descriptors assume a little-endian machine"
+#endif
+#define LE(x) (x)
+
+static int fail(const char *op, const char *arg)
+{
+	const char *name = strerrorname_np(errno);
+
+	fprintf(stderr, "pdt-fsop: %s %s: %s\n", op, arg, name ? name : strerror(errno));
+	return 1;
+}
+
+static int usage(void)
+{
+	fprintf(
+	    stderr,
+	    "usage: pdt-fsop rename|mkdir|rmdir|unlink|create|mkfifo|symlink|link|mount|tmpfile|"
+	    "tmpfile-link|mq-open|mq-unlink|ffs-hold|gadgetfs-hold|umount-wait ARGS "
+	    "(see the source)\n");
+	return 2;
+}
+
+static int do_rename(int argc, char **argv)
+{
+	unsigned int flags = 0;
+
+	if (argc == 3 && !strcmp(argv[2], "noreplace"))
+		flags = RENAME_NOREPLACE;
+	else if (argc == 3 && !strcmp(argv[2], "exchange"))
+		flags = RENAME_EXCHANGE;
+	else if (argc == 3 && !strcmp(argv[2], "whiteout"))
+		flags = RENAME_WHITEOUT;
+	else if (argc != 2)
+		return usage();
+	if (renameat2(AT_FDCWD, argv[0], AT_FDCWD, argv[1], flags))
+		return fail("rename", argv[0]);
+	return 0;
+}
+
+static int do_tmpfile(const char *dir, const char *newpath)
+{
+	char proc[64];
+	int fd = open(dir, O_TMPFILE | O_RDWR, 0600);
+
+	if (fd < 0)
+		return fail("tmpfile", dir);
+	if (newpath) {
+		/* linkat(AT_EMPTY_PATH) needs CAP_DAC_READ_SEARCH; the /proc path does not. */
+		snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+		if (linkat(AT_FDCWD, proc, AT_FDCWD, newpath, AT_SYMLINK_FOLLOW))
+			return fail("linkat", newpath);
+	}
+	close(fd);
+	return 0;
+}
+
+static int do_mq(int create, int argc, char **argv)
+{
+	struct mq_attr attr = { .mq_maxmsg = 4, .mq_msgsize = 64 };
+	int i;
+
+	for (i = 0; i < argc; i++) {
+		if (create) {
+			mqd_t q = mq_open(argv[i], O_CREAT | O_EXCL | O_RDWR, 0600, &attr);
+
+			if (q == (mqd_t)-1)
+				return fail("mq_open", argv[i]);
+			mq_close(q);
+		} else if (mq_unlink(argv[i])) {
+			return fail("mq_unlink", argv[i]);
+		}
+	}
+	return 0;
+}
+
+static int run_sh(const char *cmd)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return fail("fork", cmd);
+	if (pid == 0) {
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) < 0)
+		return fail("waitpid", cmd);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* One interface, a bulk IN and a bulk OUT endpoint, full and high speed (as ffs-test.c). */
+static const struct {
+	struct usb_functionfs_descs_head_v2 header;
+	__le32 fs_count;
+	__le32 hs_count;
+	struct {
+		struct usb_interface_descriptor intf;
+		struct usb_endpoint_descriptor_no_audio in, out;
+	} __attribute__((packed)) fs, hs;
+} __attribute__((packed)) ffs_descs = {
+	.header = {
+		.magic = LE(FUNCTIONFS_DESCRIPTORS_MAGIC_V2),
+		.flags = LE(FUNCTIONFS_HAS_FS_DESC | FUNCTIONFS_HAS_HS_DESC),
+		.length = LE(sizeof(ffs_descs)),
+	},
+	.fs_count = LE(3),
+	.hs_count = LE(3),
+	.fs = {
+		.intf = { .bLength = sizeof(ffs_descs.fs.intf), .bDescriptorType = USB_DT_INTERFACE,
+			  .bNumEndpoints = 2, .bInterfaceClass = USB_CLASS_VENDOR_SPEC, .iInterface = 1 },
+		.in = { .bLength = sizeof(ffs_descs.fs.in), .bDescriptorType = USB_DT_ENDPOINT,
+			.bEndpointAddress = 1 | USB_DIR_IN, .bmAttributes = USB_ENDPOINT_XFER_BULK,
+			.wMaxPacketSize = LE(64) },
+		.out = { .bLength = sizeof(ffs_descs.fs.out), .bDescriptorType = USB_DT_ENDPOINT,
+			 .bEndpointAddress = 2 | USB_DIR_OUT, .bmAttributes = USB_ENDPOINT_XFER_BULK,
+			 .wMaxPacketSize = LE(64) },
+	},
+	.hs = {
+		.intf = { .bLength = sizeof(ffs_descs.fs.intf), .bDescriptorType = USB_DT_INTERFACE,
+			  .bNumEndpoints = 2, .bInterfaceClass = USB_CLASS_VENDOR_SPEC, .iInterface = 1 },
+		.in = { .bLength = sizeof(ffs_descs.hs.in), .bDescriptorType = USB_DT_ENDPOINT,
+			.bEndpointAddress = 1 | USB_DIR_IN, .bmAttributes = USB_ENDPOINT_XFER_BULK,
+			.wMaxPacketSize = LE(512) },
+		.out = { .bLength = sizeof(ffs_descs.hs.out), .bDescriptorType = USB_DT_ENDPOINT,
+			 .bEndpointAddress = 2 | USB_DIR_OUT, .bmAttributes = USB_ENDPOINT_XFER_BULK,
+			 .wMaxPacketSize = LE(512) },
+	},
+};
+
+static const struct {
+	struct usb_functionfs_strings_head header;
+	struct {
+		__le16 code;
+		const char str1[sizeof("pdtrace")];
+	} __attribute__((packed)) lang0;
+} __attribute__((packed)) ffs_strings = {
+	.header = {
+		.magic = LE(FUNCTIONFS_STRINGS_MAGIC),
+		.length = LE(sizeof(ffs_strings)),
+		.str_count = LE(1),
+		.lang_count = LE(1),
+	},
+	.lang0 = { LE(0x0409), "pdtrace" },
+};
+
+static int do_ffs_hold(const char *ep0, const char *cmd)
+{
+	int fd = open(ep0, O_RDWR), rc;
+
+	if (fd < 0)
+		return fail("open", ep0);
+	if (write(fd, &ffs_descs, sizeof(ffs_descs)) != (ssize_t)sizeof(ffs_descs))
+		return fail("write descriptors", ep0);
+	if (write(fd, &ffs_strings, sizeof(ffs_strings)) != (ssize_t)sizeof(ffs_strings))
+		return fail("write strings", ep0);
+	rc = run_sh(cmd);
+	close(fd);
+	return rc;
+}
+
+/* gadgetfs: u32 tag 0, a full-speed configuration, then the device descriptor. */
+static const struct {
+	__u32 tag;
+	struct usb_config_descriptor config;
+	struct usb_interface_descriptor intf;
+	struct usb_device_descriptor device;
+} __attribute__((packed)) gfs_config = {
+	.tag = 0,
+	.config = { .bLength = USB_DT_CONFIG_SIZE,
+		    .bDescriptorType = USB_DT_CONFIG,
+		    .wTotalLength = LE(USB_DT_CONFIG_SIZE + USB_DT_INTERFACE_SIZE),
+		    .bNumInterfaces = 1,
+		    .bConfigurationValue = 1,
+		    .bmAttributes = USB_CONFIG_ATT_ONE | USB_CONFIG_ATT_SELFPOWER,
+		    .bMaxPower = 1 },
+	.intf = { .bLength = USB_DT_INTERFACE_SIZE,
+		  .bDescriptorType = USB_DT_INTERFACE,
+		  .bInterfaceClass = USB_CLASS_VENDOR_SPEC },
+	.device = { .bLength = USB_DT_DEVICE_SIZE,
+		    .bDescriptorType = USB_DT_DEVICE,
+		    .bcdUSB = LE(0x0200),
+		    .bDeviceClass = USB_CLASS_VENDOR_SPEC,
+		    .idVendor = LE(0x1d6b),
+		    .idProduct = LE(0x0104),
+		    .bNumConfigurations = 1 },
+};
+
+static int do_gadgetfs_hold(const char *ep0, const char *cmd)
+{
+	int fd = open(ep0, O_RDWR), rc;
+
+	if (fd < 0)
+		return fail("open", ep0);
+	if (write(fd, &gfs_config, sizeof(gfs_config)) != (ssize_t)sizeof(gfs_config))
+		return fail("write configuration", ep0);
+	rc = run_sh(cmd);
+	close(fd);
+	return rc;
+}
+
+/*
+ * umount MNT, then wait for the inotify watch on its root to be dropped: that happens in
+ * generic_shutdown_super() (fsnotify_sb_delete(), after the dcache walk), so when this
+ * returns the superblock is gone, even when its last reference was not the mount (an
+ * ipc namespace's internal mqueue mount is dropped from a workqueue).
+ */
+static int do_umount_wait(const char *mnt, const char *seconds)
+{
+	struct inotify_event ev;
+	struct pollfd pfd;
+	int fd = inotify_init1(IN_CLOEXEC), wd, ms = atoi(seconds) * 1000;
+
+	if (fd < 0)
+		return fail("inotify_init1", mnt);
+	wd = inotify_add_watch(fd, mnt, IN_DELETE_SELF | IN_UNMOUNT);
+	if (wd < 0)
+		return fail("inotify_add_watch", mnt);
+	if (umount(mnt))
+		return fail("umount", mnt);
+	pfd.fd = fd;
+	pfd.events = POLLIN;
+	for (;;) {
+		int n = poll(&pfd, 1, ms);
+
+		if (n == 0) {
+			fprintf(stderr,
+				"pdt-fsop: umount-wait %s: superblock still alive after %ss\n", mnt,
+				seconds);
+			return 1;
+		}
+		if (n < 0)
+			return fail("poll", mnt);
+		/* Our only watch: events carry no name, so they are read one by one. */
+		if (read(fd, &ev, sizeof(ev)) != sizeof(ev))
+			return fail("read", mnt);
+		if (ev.wd == wd && (ev.mask & IN_IGNORED))
+			return 0;
+	}
+}
+
+int main(int argc, char **argv)
+{
+	const char *op = argc > 1 ? argv[1] : "";
+	int n = argc - 2;
+	char **a = argv + 2;
+
+	if (!strcmp(op, "rename") && n >= 2)
+		return do_rename(n, a);
+	if (!strcmp(op, "mkdir") && n == 1)
+		return mkdir(a[0], 0755) ? fail(op, a[0]) : 0;
+	if (!strcmp(op, "rmdir") && n == 1)
+		return rmdir(a[0]) ? fail(op, a[0]) : 0;
+	if (!strcmp(op, "unlink") && n == 1)
+		return unlink(a[0]) ? fail(op, a[0]) : 0;
+	if (!strcmp(op, "create") && n == 1) {
+		int fd = open(a[0], O_CREAT | O_EXCL | O_WRONLY, 0644);
+
+		return fd < 0 ? fail(op, a[0]) : close(fd);
+	}
+	if (!strcmp(op, "mkfifo") && n == 1)
+		return mkfifo(a[0], 0644) ? fail(op, a[0]) : 0;
+	if (!strcmp(op, "symlink") && n == 2)
+		return symlink(a[0], a[1]) ? fail(op, a[1]) : 0;
+	if (!strcmp(op, "link") && n == 2)
+		return link(a[0], a[1]) ? fail(op, a[1]) : 0;
+	if (!strcmp(op, "mount") && (n == 3 || n == 4))
+		return mount(a[1], a[2], a[0], 0, n == 4 ? a[3] : NULL) ? fail(op, a[2]) : 0;
+	if (!strcmp(op, "tmpfile") && n == 1)
+		return do_tmpfile(a[0], NULL);
+	if (!strcmp(op, "tmpfile-link") && n == 2)
+		return do_tmpfile(a[0], a[1]);
+	if (!strcmp(op, "mq-open") && n >= 1)
+		return do_mq(1, n, a);
+	if (!strcmp(op, "mq-unlink") && n >= 1)
+		return do_mq(0, n, a);
+	if (!strcmp(op, "ffs-hold") && n == 2)
+		return do_ffs_hold(a[0], a[1]);
+	if (!strcmp(op, "gadgetfs-hold") && n == 2)
+		return do_gadgetfs_hold(a[0], a[1]);
+	if (!strcmp(op, "umount-wait") && n == 2)
+		return do_umount_wait(a[0], a[1]);
+	return usage();
+}
