@@ -375,6 +375,7 @@ static void on_discard(struct pdt_rules *r, const struct pdt_event_full *e, stru
 	}
 	if (h->dentry == h->removal_root)
 		free(u64map_del(&r->removals, h->dentry)); /* a removal ends with its root */
+	sb->discarded++;
 	if (!d) {
 		sb->adopted++; /* persistent since before we started */
 		return;
@@ -392,7 +393,6 @@ static void on_discard(struct pdt_rules *r, const struct pdt_event_full *e, stru
 		commit(r, f, sb);
 	}
 	report_orphans(r, e, d, sb);
-	sb->discarded++;
 	sb->live--;
 	forget(r, d);
 }
@@ -419,11 +419,11 @@ static void on_unpin(struct pdt_rules *r, const struct pdt_event *h, struct pdt_
 {
 	struct dent *d = u64map_get(&r->dents, h->dentry);
 
+	sb->unpinned++;
 	if (!d) {
 		sb->adopted++;
 		return;
 	}
-	sb->unpinned++;
 	sb->live--;
 	forget(r, d);
 }
@@ -465,14 +465,13 @@ static void on_sb_down(struct pdt_rules *r, const struct pdt_event_full *e, stru
 		}
 		forget(r, d);
 	}
-	if (sb->made - sb->discarded - sb->unpinned != 0 && rule_enabled(r, PDT_RULE_SB_BALANCE) &&
+	if (sb->live && rule_enabled(r, PDT_RULE_SB_BALANCE) &&
 	    (f = new_finding(r, PDT_KIND_IMBALANCE, PDT_RULE_SB_BALANCE, sb, &e->h))) {
 		snprintf(f->path, sizeof(f->path), "/");
 		snprintf(f->message, sizeof(f->message),
-			 "made %llu, discarded %llu, unpinned at umount %llu: %lld left over once "
-			 "the superblock is gone",
-			 sb->made, sb->discarded, sb->unpinned,
-			 (long long)(sb->made - sb->discarded - sb->unpinned));
+			 "made %llu, discarded %llu, unpinned at umount %llu (%llu of those made "
+			 "before pdtrace started): %lld left over once the superblock is gone",
+			 sb->made, sb->discarded, sb->unpinned, sb->adopted, sb->live);
 		commit(r, f, sb);
 	}
 }

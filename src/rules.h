@@ -51,11 +51,11 @@ struct pdt_sb {
 	unsigned int dev;
 	char fs_type[PDT_FSTYPE_LEN];
 	char s_id[PDT_SID_LEN];
-	unsigned long long made;      /* seen made persistent */
-	unsigned long long discarded; /* of those, discarded */
-	unsigned long long unpinned;  /* of those, unpinned at umount */
-	unsigned long long adopted;   /* persistent before pdtrace started, then released */
-	long long live;		      /* made - discarded - unpinned */
+	unsigned long long made;      /* made persistent while we watched */
+	unsigned long long discarded; /* persistent dentries discarded */
+	unsigned long long unpinned;  /* persistent dentries unpinned at umount */
+	unsigned long long adopted;   /* of the released, those made before we started */
+	long long live;		      /* made and not released yet */
 	unsigned long long findings;
 	bool unmounted;
 };

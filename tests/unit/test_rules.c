@@ -128,6 +128,9 @@ static void test_predating_entries_are_adopted(void **state)
 	assert_int_equal(pdt_rules_nfindings(r), 0);
 	assert_int_equal(pdt_rules_sb(r, 0)->adopted, 2);
 	assert_int_equal(pdt_rules_sb(r, 0)->made, 0);
+	assert_int_equal(pdt_rules_sb(r, 0)->discarded, 1);
+	assert_int_equal(pdt_rules_sb(r, 0)->unpinned, 1);
+	assert_int_equal(pdt_rules_sb(r, 0)->live, 0);
 	pdt_rules_free(r);
 }
 

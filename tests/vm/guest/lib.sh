@@ -86,14 +86,21 @@ run_workload() {
 	rc=$?
 	[ "$rc" -ne 77 ] || exit 77
 	[ "$rc" -eq 0 ] || { fail "setup of workload $name (status $rc)"; return; }
-	$PDTRACE stat -- sh -c ". /workloads/$name.sh && wl_${name}_run" >"$out" 2>&1
+	# Both tools at once: stat counts the calls, check (its JSON report on stdout, so
+	# that no file is created on a traced filesystem) must find nothing and agree.
+	$PDTRACE stat -- $PDTRACE check -f json -- sh -c ". /workloads/$name.sh && wl_${name}_run" >"$out" 2>&1
 	rc=$?
 	cat "$out"
-	expect_eq "$rc" 0 "workload $name: every step went as the kernel source says"
+	expect_eq "$rc" 0 "workload $name: pdtrace check finds nothing"
+	grep '^{"version":' "$out" >"$out.json"
+	expect_grep '"command":{"argv":\[.*\],"exit_status":0}' "$out.json" "workload $name: every step went as the kernel source says"
+	expect_grep '"complete":true' "$out.json" "workload $name: check saw every event"
+	expect_grep '"findings":\[\]' "$out.json" "workload $name: no findings"
 	"wl_${name}_expect" <"$out" >"$exp"
 	echo "expected: FSTYPE DEV MADE DISCARDED UNPINNED_AT_UMOUNT"
 	sed 's/^/expected: /' "$exp"
 	wl_check_stat "$out" "$exp" || failures=$((failures + $?))
+	wl_check_report "$out.json" "$exp" || failures=$((failures + $?))
 	expect_eq "$(kernel_complaints | wc -l)" "$before" "kernel warnings, BUGs, leaks in the log"
 	kernel_complaints | tail -n +"$((before + 1))"
 	if command -v "wl_${name}_cleanup" >/dev/null; then "wl_${name}_cleanup"; fi

@@ -153,3 +153,26 @@ wl_check_stat() {
 		exit bad
 	}' "$2" "$1"
 }
+
+# wl_check_report JSON EXPECTED: pdtrace check's superblock books (made, discarded,
+# unpinned at umount, all from its events) against the expectation, superblocks keyed
+# by device like wl_check_stat (a superblock seen twice at one device is summed).
+wl_check_report() {
+	sed -n 's/.*"superblocks":\[\(.*\)\],"findings".*/\1/p' "$1" | sed 's/},{/}\n{/g' |
+		sed 's/.*"fs_type":"\([^"]*\)".*"dev":"\([^"]*\)".*"made":\([0-9]*\),"discarded":\([0-9]*\),"unpinned_at_umount":\([0-9]*\).*/\1 \2 \3 \4 \5/' >"$1.sbs"
+	awk '
+	FNR == NR { if (NF == 5) { fs[$2] = $1; m[$2] += $3; d[$2] += $4; u[$2] += $5 } else if (NF) { print "FAIL: unparsable superblock: " $0; bad++ } next }
+	NF == 0 || $0 ~ /^#/ { next }
+	NF != 5 { print "FAIL: expectation without a device: " $0; bad++; next }
+	{
+		what = $1 " " $2; seen[$2] = 1
+		if (!($2 in fs)) { if ($3 + $4 + $5) { print "FAIL: check reports nothing on " what; bad++ } ; next }
+		if (m[$2] == $3) print "ok: check: " what " made = " $3; else { print "FAIL: check: " what ": made " m[$2] ", want " $3; bad++ }
+		if (d[$2] == $4) print "ok: check: " what " discarded = " $4; else { print "FAIL: check: " what ": discarded " d[$2] ", want " $4; bad++ }
+		if (u[$2] == $5) print "ok: check: " what " unpinned at umount = " $5; else { print "FAIL: check: " what ": unpinned at umount " u[$2] ", want " $5; bad++ }
+	}
+	END {
+		for (x in fs) if (!(x in seen) && m[x] + d[x] + u[x]) { print "FAIL: check: unexpected superblock " fs[x] " " x ": " m[x] "/" d[x] "/" u[x]; bad++ }
+		exit bad
+	}' "$1.sbs" "$2"
+}
