@@ -18,6 +18,8 @@
 #include "exit_codes.h"
 #include "log.h"
 #include "pdtrace.h"
+#include "kernel_facts.h"
+#include "tracker.h"
 #include "stat.skel.h"
 
 static const char stat_name[] = "stat";
@@ -154,7 +156,9 @@ static int run_workload(const struct stat_args *a)
 int cmd_stat(int argc, char **argv)
 {
 	struct stat_args args = {};
+	struct pdt_facts facts;
 	struct stat_bpf *skel;
+	char why[300];
 	unsigned long long full;
 	int status, err;
 
@@ -162,6 +166,8 @@ int cmd_stat(int argc, char **argv)
 	if (args.command && args.duration > 0)
 		pdt_die(PDT_EXIT_ERROR, "%s: give either --duration or COMMAND, not both",
 			stat_name);
+	if (pdt_check_kernel(&facts, why, sizeof(why)))
+		pdt_die(PDT_EXIT_ERROR, "%s: %s", stat_name, why);
 	skel = stat_bpf__open_and_load();
 	if (!skel)
 		pdt_die(PDT_EXIT_ERROR,

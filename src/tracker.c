@@ -44,8 +44,7 @@ static void on_new_sb(const struct pdt_sb *sb, void *ctx)
 	m->count = mountinfo_lookup_self(sb->dev, m->path, sizeof(m->path));
 }
 
-/* A one-line reason why this kernel or process cannot be traced, or NULL. */
-static const char *check_kernel(struct pdt_facts *f, char *err, size_t errlen)
+const char *pdt_check_kernel(struct pdt_facts *f, char *err, size_t errlen)
 {
 	size_t i;
 
@@ -135,7 +134,7 @@ int pdt_tracker_open(struct pdt_tracker *t, const struct pdt_tracker_opts *o, ch
 	int rc;
 
 	memset(t, 0, sizeof(*t));
-	if (check_kernel(&f, err, errlen))
+	if (pdt_check_kernel(&f, err, errlen))
 		return -1;
 	memcpy(t->release, f.release, sizeof(t->release));
 	t->on_raw = o->on_raw;

@@ -38,6 +38,10 @@ struct pdt_tracker {
 	void *raw_ctx;
 };
 
+struct pdt_facts;
+/* A one-line reason why this kernel or process cannot be traced, or NULL. */
+const char *pdt_check_kernel(struct pdt_facts *f, char *err, size_t errlen);
+
 /*
  * Check the kernel, load and attach. On failure returns -1 with a one-line
  * reason in err (the caller exits 2).

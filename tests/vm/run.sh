@@ -11,6 +11,7 @@
 # leaks kill the umount task, so they must not share a guest with others).
 # "# kmods: pdt_faultfs" names modules built from this tree (tests/kmod/build.sh),
 # loaded after the "# modules:" ones.
+# "# kernel: SUITE" boots Debian's packaged kernel of another suite for that scenario.
 # A scenario that exits 77 is skipped ("ok N - vm/x # SKIP why", why from its last
 # "SKIP: why" line): it could not run in this guest, which is never a pass.
 set -euo pipefail
@@ -34,6 +35,17 @@ while [ $# -gt 0 ]; do
 	*) scenarios+=("$1"); shift ;;
 	esac
 done
+
+# "# kernel: SUITE": the scenario boots Debian's packaged kernel from that suite (e.g.
+# trixie's 6.12, which lacks the API) in a boot of its own; empty for the default kernel.
+kernel_of() {
+	local suite kdir
+	suite=$(header "$1" kernel)
+	[ -n "$suite" ] || return 0
+	kdir=$(PDTRACE_SUITE=$suite PDTRACE_KERNEL_VER= "$top/tests/vm/fetch-kernel.sh") ||
+		die "cannot get Debian's packaged kernel from $suite"
+	echo "$kdir/vmlinuz"
+}
 
 pick_kernel() {
 	if [ -n "$kernel" ]; then
@@ -149,7 +161,7 @@ boot() { # index names...
 		-accel tcg,thread=single -cpu max -m 1024 -smp 2 -no-reboot \
 		-display none -monitor none -nodefaults \
 		-serial "file:$out/boot-$idx.console" -serial "file:$out/boot-$idx.results" \
-		-kernel "$kernel" -initrd "$out/initrd.gz" \
+		-kernel "${boot_kernel:-$kernel}" -initrd "$out/initrd.gz" \
 		-append "console=ttyS0 panic=-1 oops=panic quiet pdtrace.run=$list" \
 		</dev/null >/dev/null 2>"$out/boot-$idx.qemu" || true
 	# The guest's tty turns \n into \r\n.
@@ -217,7 +229,11 @@ main() {
 	local shared=() own=() s
 	for s in "${scenarios[@]}"; do
 		[ -f "$top/tests/vm/scenarios/$s.sh" ] || die "no scenario '$s'"
-		if [ "$(header "$s" boot)" = own ]; then own+=("$s"); else shared+=("$s"); fi
+		if [ "$(header "$s" boot)" = own ] || [ -n "$(header "$s" kernel)" ]; then
+			own+=("$s")
+		else
+			shared+=("$s")
+		fi
 	done
 	build_initramfs "${scenarios[@]}"
 	echo "# vm: kernel $(basename "$(dirname "$kernel")")/$(basename "$kernel"), ${#scenarios[@]} scenarios"
@@ -229,6 +245,7 @@ main() {
 	fi
 	local i=1
 	for s in "${own[@]}"; do
+		boot_kernel=$(kernel_of "$s")
 		boot "$i" "$s"
 		report "$i" "$s"
 		i=$((i + 1))
