@@ -4,12 +4,13 @@
 #   build:   clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev libzstd-dev make gcc libc6-dev
 #   tests:   libcmocka-dev (unit test runner), clang-format, valgrind
 #   VM:      qemu-system-x86 busybox-static cpio xz-utils zstd kmod debian-archive-keyring
-#            mmdebstrap (the sid chroot that builds the test module, tests/kmod/build.sh)
+#            mmdebstrap (the sid chroot that builds the test module, tests/kmod/build.sh),
+#            tmux (drives watch on a terminal)
 set -euo pipefail
 
 pkgs=(clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev libzstd-dev make gcc libc6-dev
 	libcmocka-dev clang-format valgrind
-	qemu-system-x86 busybox-static cpio xz-utils zstd kmod debian-archive-keyring mmdebstrap)
+	qemu-system-x86 busybox-static cpio xz-utils zstd kmod debian-archive-keyring mmdebstrap tmux)
 
 missing=()
 for p in "${pkgs[@]}"; do

@@ -12,6 +12,7 @@
 # "# kmods: pdt_faultfs" names modules built from this tree (tests/kmod/build.sh),
 # loaded after the "# modules:" ones.
 # "# kernel: SUITE" boots Debian's packaged kernel of another suite for that scenario.
+# "# console: tmux" puts the guest's console on a tmux pane, driven by NAME.host.
 # A scenario that exits 77 is skipped ("ok N - vm/x # SKIP why", why from its last
 # "SKIP: why" line): it could not run in this guest, which is never a pass.
 set -euo pipefail
@@ -148,6 +149,37 @@ build_initramfs() { # names...
 }
 
 # Boot once, running the given scenarios; leaves results in $out/boot-N.{results,console}.
+qemu_args=(-accel tcg,thread=single -cpu max -m 1024 -smp 2 -no-reboot
+	-display none -monitor none -nodefaults)
+
+# "# console: tmux": the guest's console is a terminal. qemu runs in a detached tmux
+# session, its first serial port on the pane; tests/vm/scenarios/NAME.host then drives
+# it from the host (tmux send-keys, capture-pane) while the guest part runs. The host
+# part's "ok:"/"FAIL:" lines join the scenario's output, and a failure fails it.
+boot_tmux() { # index name limit
+	local idx=$1 name=$2 limit=$3 sock=$out/tmux-$1.sock hostrc=0 res=$out/boot-$1.results
+	command -v tmux >/dev/null || die "scenario $name needs tmux"
+	rm -f "$sock"
+	tmux -S "$sock" new-session -d -s pdt -x 100 -y 30 \
+		"timeout --foreground --kill-after=10 $limit qemu-system-x86_64 ${qemu_args[*]} \
+		-chardev stdio,id=con,signal=off -serial chardev:con -serial file:$res \
+		-kernel '${boot_kernel:-$kernel}' -initrd '$out/initrd.gz' \
+		-append 'console=ttyS0 panic=-1 oops=panic quiet pdtrace.run=$name' 2>'$out/boot-$idx.qemu'"
+	PDT_TMUX="tmux -S $sock" PDT_PANE=pdt bash "$top/tests/vm/scenarios/$name.host" \
+		>"$out/boot-$idx.host" 2>&1 || hostrc=$?
+	# Wait for the guest to power off (the host part ends it, or the timeout does).
+	while tmux -S "$sock" has-session -t pdt 2>/dev/null; do sleep 0.5; done
+	[ -f "$res" ] || return 0
+	sed -i 's/\r$//' "$res"
+	# Fold the host part into the guest's report of the scenario.
+	awk -v s="$name" -v rc="$hostrc" -v f="$out/boot-$idx.host" '
+		$1 == "@@PDT" && $2 == "END" && $3 == s {
+			while ((getline l < f) > 0) print "host: " l
+			if (rc != 0 && $4 == 0) $4 = 1
+		}
+		{ print }' "$res" >"$res.new" && mv "$res.new" "$res"
+}
+
 boot() { # index names...
 	local idx=$1; shift
 	local list t limit=60 s
@@ -157,13 +189,15 @@ boot() { # index names...
 	done
 	limit=$((limit + extra_timeout))
 	rm -f "$out/boot-$idx.results" "$out/boot-$idx.console"
-	timeout --kill-after=10 "$limit" qemu-system-x86_64 \
-		-accel tcg,thread=single -cpu max -m 1024 -smp 2 -no-reboot \
-		-display none -monitor none -nodefaults \
-		-serial "file:$out/boot-$idx.console" -serial "file:$out/boot-$idx.results" \
-		-kernel "${boot_kernel:-$kernel}" -initrd "$out/initrd.gz" \
-		-append "console=ttyS0 panic=-1 oops=panic quiet pdtrace.run=$list" \
-		</dev/null >/dev/null 2>"$out/boot-$idx.qemu" || true
+	if [ $# -eq 1 ] && [ "$(header "$1" console)" = tmux ]; then
+		boot_tmux "$idx" "$1" "$limit"
+	else
+		timeout --kill-after=10 "$limit" qemu-system-x86_64 "${qemu_args[@]}" \
+			-kernel "${boot_kernel:-$kernel}" -initrd "$out/initrd.gz" \
+			-serial "file:$out/boot-$idx.console" -serial "file:$out/boot-$idx.results" \
+			-append "console=ttyS0 panic=-1 oops=panic quiet pdtrace.run=$list" \
+			</dev/null >/dev/null 2>"$out/boot-$idx.qemu" || true
+	fi
 	# The guest's tty turns \n into \r\n.
 	[ -f "$out/boot-$idx.results" ] && sed -i 's/\r$//' "$out/boot-$idx.results"
 	return 0
@@ -229,7 +263,8 @@ main() {
 	local shared=() own=() s
 	for s in "${scenarios[@]}"; do
 		[ -f "$top/tests/vm/scenarios/$s.sh" ] || die "no scenario '$s'"
-		if [ "$(header "$s" boot)" = own ] || [ -n "$(header "$s" kernel)" ]; then
+		if [ "$(header "$s" boot)" = own ] || [ -n "$(header "$s" kernel)" ] ||
+			[ -n "$(header "$s" console)" ]; then
 			own+=("$s")
 		else
 			shared+=("$s")
