@@ -12,7 +12,7 @@ pid=$!
 # The host waits for each screen in turn. Pace the changes from the moment watch has
 # attached (its BPF links are open), so a slow boot cannot skip the first screen.
 for i in $(seq 1 120); do
-	ls -l /proc/$pid/fd 2>/dev/null | grep -q 'bpf-link' && break
+	ls -l /proc/$pid/fd 2>/dev/null | grep -q 'bpf.link' && break
 	sleep 0.5
 done
 sleep 8
