@@ -2,6 +2,7 @@
 # counts at each step of a workload; seeded counts for filesystems populated before it
 # started match a walk of their trees; the Prometheus file parses strictly and agrees.
 # timeout: 180
+# kmods: pdt_faultfs
 . /lib.sh
 mkdir -p /mnt/pre /mnt/w /sys/kernel/debug
 mount -t tmpfs pre /mnt/pre && mkdir -p /mnt/pre/a/b && touch /mnt/pre/c
@@ -53,8 +54,15 @@ expect_grep " $wdev - persistent=0 made=20 discarded=10 unpinned=10 .* unmounted
 last=$(tail -n 1 /tmp/w.out | cut -d' ' -f1)
 if grep "^$last " /tmp/w.out | grep -q " $wdev "; then fail "unmounted row still listed in the last interval"; else pass "unmounted row dropped afterwards"; fi
 grep -q "mountpoint=\"/mnt/w\"" /tmp/p.prom && fail "gone superblock still exported" || pass "gone superblock not exported"
+# A finding while watching is printed, never dropped, and counted.
+faultfs_mount /mnt/wf
+echo discard-unpersisted nx >/mnt/wf/ctl
+settle
+expect_grep "^finding: imbalance: discard-unpersisted: pdtfaultfs $(dev_of /mnt/wf) /nx$" /tmp/w.out "finding printed while watching"
+expect_grep '^pdtrace_findings_total{kind="imbalance"} 1$' /tmp/p.prom "finding counted in the Prometheus file"
+umount /mnt/wf
 kill -INT $pid
 wait $pid
-expect_eq "$?" 0 "watch exit status after SIGINT"
+expect_eq "$?" 1 "watch exit status after SIGINT: 1, a finding was made"
 if grep -q $'\033' /tmp/w.out; then fail "escape codes in non-terminal output"; else pass "no escape codes when not on a terminal"; fi
 finish
