@@ -90,7 +90,13 @@ $(OUTPUT)/pdtrace: $(APP_OBJS) $(CORE_OBJS)
 
 # ---- tests ---------------------------------------------------------------
 # Static helpers copied into the VM's initramfs (tests/vm/guest-tools): what busybox lacks.
-GUEST_TOOLS := $(OUTPUT)/guest-tools/pdt-fsop $(OUTPUT)/guest-tools/pdt-bpfpin
+GUEST_TOOLS := $(OUTPUT)/guest-tools/pdt-fsop $(OUTPUT)/guest-tools/pdt-bpfpin \
+	$(OUTPUT)/guest-tools/pdt-runas
+
+$(OUTPUT)/guest-tools/pdt-runas: tests/vm/guest-tools/pdt-runas.c
+	$(Q)mkdir -p $(@D)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) -static $< -o $@
 
 $(OUTPUT)/guest-tools/pdt-fsop: tests/vm/guest-tools/pdt-fsop.c
 	$(Q)mkdir -p $(@D)

@@ -5,6 +5,8 @@
  *   pdt-bpfpin map PATH...   create one array map and pin it at every PATH
  *   pdt-bpfpin prog PATH     load a two-instruction socket filter and pin it at PATH
  *   pdt-bpfpin unpin PATH... remove pins (unlink(2): bpffs has no other way)
+ *   pdt-bpfpin count tracing  print "progs N links M": tracing programs and links loaded
+ *                            system-wide (what a killed pdtrace must not leave behind)
  *
  * The pins keep the objects alive after this process exits. A failure prints
  * "pdt-bpfpin: OP PATH: ERRNO_NAME" and exits 1.
@@ -24,12 +26,37 @@ static int fail(const char *op, const char *arg)
 	return 1;
 }
 
+/* Tracing programs (fentry/fexit and the like) and links of any kind, by ID. */
+static int count_tracing(void)
+{
+	unsigned int id = 0, progs = 0, links = 0;
+
+	while (!bpf_prog_get_next_id(id, &id)) {
+		struct bpf_prog_info info = {};
+		unsigned int len = sizeof(info);
+		int fd = bpf_prog_get_fd_by_id(id);
+
+		if (fd < 0)
+			continue; /* gone meanwhile */
+		if (!bpf_obj_get_info_by_fd(fd, &info, &len) && info.type == BPF_PROG_TYPE_TRACING)
+			progs++;
+		close(fd);
+	}
+	id = 0;
+	while (!bpf_link_get_next_id(id, &id))
+		links++;
+	printf("progs %u links %u\n", progs, links);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int i, fd;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: pdt-bpfpin map PATH... | prog PATH | unpin PATH...\n");
+		fprintf(
+		    stderr,
+		    "usage: pdt-bpfpin map PATH... | prog PATH | unpin PATH... | count tracing\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "map")) {
@@ -61,6 +88,8 @@ int main(int argc, char **argv)
 				return fail("unpin", argv[i]);
 		return 0;
 	}
+	if (!strcmp(argv[1], "count") && argc == 3)
+		return count_tracing();
 	fprintf(stderr, "pdt-bpfpin: unknown operation '%s'\n", argv[1]);
 	return 2;
 }
