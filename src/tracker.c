@@ -198,10 +198,31 @@ static unsigned long long counter(struct pdt_tracker *t, unsigned int idx)
 	return total;
 }
 
+/*
+ * Runs the kernel skipped: an fentry program does not run while another run of the
+ * same program is under way on that CPU, and a BPF program can be preempted. Each
+ * skipped run is an event lost, whatever the ring buffer said.
+ */
+static unsigned long long recursion_misses(struct pdt_tracker *t)
+{
+	unsigned long long total = 0;
+	struct bpf_program *prog;
+
+	bpf_object__for_each_program(prog, t->skel->obj) {
+		struct bpf_prog_info info = {};
+		__u32 len = sizeof(info);
+		int fd = bpf_program__fd(prog);
+
+		if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len))
+			total += info.recursion_misses;
+	}
+	return total;
+}
+
 void pdt_tracker_losses(struct pdt_tracker *t, unsigned long long *lost,
 			unsigned long long *map_full)
 {
-	*lost = counter(t, PDT_TC_LOST_EVENTS);
+	*lost = counter(t, PDT_TC_LOST_EVENTS) + recursion_misses(t);
 	*map_full = counter(t, PDT_TC_DENTRY_FULL) + counter(t, PDT_TC_TASK_FULL) +
 		    counter(t, PDT_TC_SB_FULL);
 }

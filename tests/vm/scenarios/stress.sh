@@ -1,0 +1,59 @@
+# Concurrency: several processes create, rename and remove entries in one tmpfs, in
+# tracefs instances and in configfs (nvmet subsystems with namespaces) at once, while
+# another mounts and unmounts tmpfs instances in a loop; all under check, on 2 vCPUs.
+# Clean: no findings, complete data, every superblock's books back to zero. Then the
+# same with pdtfaultfs bugs injected from a concurrent process: exactly those findings.
+# timeout: 420
+# modules: nvmet
+# kmods: pdt_faultfs
+. /lib.sh
+N=${STRESS_N:-40}
+mkdir -p /mnt/s /mnt/m /sys/kernel/tracing /sys/kernel/config
+grep -q ' /sys/kernel/tracing ' /proc/mounts || mount -t tracefs tracefs /sys/kernel/tracing
+grep -q ' /sys/kernel/config ' /proc/mounts || mount -t configfs configfs /sys/kernel/config
+cat >/tmp/stress.sh <<EOS
+tmpfs_worker() { for i in \$(seq 1 $N); do d=/mnt/s/w\$1.\$i; mkdir -p \$d/a && echo x >\$d/f && ln -s f \$d/l && mv \$d/f \$d/a/g && rm -r \$d || echo "tmpfs worker \$1 failed at \$i"; done; }
+tracefs_worker() { for i in \$(seq 1 $((N / 4))); do mkdir /sys/kernel/tracing/instances/st\$i && rmdir /sys/kernel/tracing/instances/st\$i || echo "tracefs worker failed at \$i"; done; }
+configfs_worker() { s=/sys/kernel/config/nvmet/subsystems; for i in \$(seq 1 $((N / 4))); do mkdir \$s/st\$i && mkdir \$s/st\$i/namespaces/1 && rmdir \$s/st\$i/namespaces/1 && rmdir \$s/st\$i || echo "configfs worker failed at \$i"; done; }
+mount_worker() { for i in \$(seq 1 $((N / 2))); do mount -t tmpfs m\$i /mnt/m && mkdir /mnt/m/x /mnt/m/y && touch /mnt/m/x/f && umount /mnt/m || echo "mount worker failed at \$i"; done; }
+mount -t tmpfs s /mnt/s
+tmpfs_worker 1 & tmpfs_worker 2 & tmpfs_worker 3 & tracefs_worker & configfs_worker & mount_worker &
+[ -n "\${FAULTS:-}" ] && { for i in 1 2 3; do echo discard-unpersisted nx\$i >/mnt/f/ctl; done; for i in 1 2; do echo extra-dput xd\$i >/mnt/f/ctl; done; } &
+wait
+umount /mnt/s
+EOS
+
+# sbs JSON: one line per superblock "fs_type dev made discarded unpinned adopted live unmounted"
+sbs() {
+	sed -n 's/.*"superblocks":\[\(.*\)\],"findings".*/\1/p' "$1" | sed 's/},{/}\n{/g' |
+		sed 's/.*"fs_type":"\([^"]*\)".*"dev":"\([^"]*\)".*"made":\([0-9]*\),"discarded":\([0-9]*\),"unpinned_at_umount":\([0-9]*\),"adopted":\([0-9]*\),"persistent_now":\(-\{0,1\}[0-9]*\).*"unmounted":\([a-z]*\).*/\1 \2 \3 \4 \5 \6 \7 \8/'
+}
+
+start=$(date +%s)
+$PDTRACE check -f json -o /tmp/st.json -- sh /tmp/stress.sh >/tmp/st.out 2>&1
+rc=$?
+echo "clean run: $(($(date +%s) - start)) s"
+cat /tmp/st.out
+expect_eq "$rc" 0 "clean stress: check exits 0"
+expect_eq "$(grep -c 'failed at' /tmp/st.out)" 0 "every worker step succeeded"
+expect_grep '"complete":true,"lost_events":0,"map_full":0' /tmp/st.json "clean stress: complete data"
+expect_grep '"findings":\[\]' /tmp/st.json "clean stress: no findings"
+sbs /tmp/st.json >/tmp/st.sbs
+cat /tmp/st.sbs
+expect_eq "$(awk '$1 == "tmpfs" && $8 == "true"' /tmp/st.sbs | wc -l)" $((N / 2 + 1)) "every tmpfs mounted during the run was seen unmounted"
+bad=$(awk '$7 != 0 { print "persistent_now " $7 ": " $0 }
+	$8 == "true" && $3 + $6 != $4 + $5 { print "unbalanced at umount: " $0 }' /tmp/st.sbs)
+[ -z "$bad" ] && pass "every superblock's books are back to zero" || fail "books: $bad"
+expect_eq "$(awk '$1 == "tmpfs" && $3 == 5 * '"$N"' * 3' /tmp/st.sbs | wc -l)" 1 "the shared tmpfs: 5 entries x $N x 3 workers"
+expect_eq "$(awk '$1 == "tracefs" && $3 == 92 * '"$((N / 4))"' && $4 == $3' /tmp/st.sbs | wc -l)" 1 "tracefs: 92 entries per instance, all discarded"
+
+faultfs_mount /mnt/f || finish
+FAULTS=1 $PDTRACE check -f json -o /tmp/sf.json -- env FAULTS=1 sh /tmp/stress.sh >/tmp/sf.out 2>&1
+expect_eq "$?" 1 "stress with faults: check exits 1"
+expect_eq "$(grep -c 'failed at' /tmp/sf.out)" 0 "every worker step succeeded"
+expect_grep '"complete":true,"lost_events":0,"map_full":0' /tmp/sf.json "stress with faults: complete data"
+expect_eq "$(grep -o '"rule":"[a-z-]*"' /tmp/sf.json | sort | uniq -c | tr -s ' ' | tr '\n' ';')" \
+	' 2 "rule":"dput-persistence-ref"; 3 "rule":"discard-unpersisted";' "exactly the injected findings"
+expect_grep '"summary":{"leak":0,"imbalance":5,"illegal-removal":0}' /tmp/sf.json "summary: 5 imbalance"
+umount /mnt/f
+finish
