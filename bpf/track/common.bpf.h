@@ -219,6 +219,26 @@ static __always_inline void fill_path(struct dentry *d, char *out)
 	bpf_probe_read_kernel_str(out, PDT_PATH_LEN, &s->buf[pos & PDT_SCRATCH_MASK]);
 }
 
+/*
+ * Commit an event without waking the reader: a wakeup per event (an irq_work, a
+ * context switch, an epoll round trip in pdtrace) cost more than the event itself.
+ * The reader polls with a timeout and drains what is there. It is woken at once
+ * when an eighth of the ring buffer is waiting, so that a burst cannot fill it, and
+ * for the first event of a superblock, so that it finds the mountpoint while the
+ * filesystem is still mounted.
+ */
+static __always_inline void submit(void *e)
+{
+	u64 wake = bpf_ringbuf_query(&events, BPF_RB_RING_SIZE) >> 3;
+	u64 sb = ((struct pdt_event *)e)->sb;
+
+	if (bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wake ||
+	    !bpf_map_lookup_elem(&sbs, &sb))
+		bpf_ringbuf_submit(e, BPF_RB_FORCE_WAKEUP);
+	else
+		bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
+}
+
 /* Reserve and fill a full event (names, path, stack); NULL when the ring buffer is full. */
 static __always_inline struct pdt_event_full *emit_full(void *ctx, u16 type, struct dentry *d)
 {

@@ -34,7 +34,7 @@ int BPF_PROG(track_persist, struct dentry *dentry, struct inode *inode)
 			e->h.flags |= PDT_F_PARENT_DEAD;
 		if (inode && ((BPF_CORE_READ(inode, i_mode) & 00170000) == 0040000))
 			e->h.flags |= PDT_F_IS_DIR;
-		bpf_ringbuf_submit(e, 0);
+		submit(e);
 	}
 	if (was)
 		return 0; /* persist twice: the first call's state stands */
@@ -61,7 +61,7 @@ int BPF_PROG(track_discard, struct dentry *dentry)
 	struct pdt_sb_counts *c;
 
 	if (e)
-		bpf_ringbuf_submit(e, 0);
+		submit(e);
 	/* Only tracked dentries count: those made persistent before we started are adopted. */
 	if (bpf_map_delete_elem(&dentries, &key))
 		return 0;
@@ -99,7 +99,7 @@ int BPF_PROG(track_move, struct dentry *dentry, struct dentry *target)
 		e->h.flags &= ~PDT_F_TRACKED;
 		e->h.origin = PDT_ORIGIN_UNKNOWN;
 	}
-	bpf_ringbuf_submit(e, 0);
+	submit(e);
 	return 0;
 }
 
