@@ -41,13 +41,14 @@ PDT_MAP_DECL struct {
 } sbs SEC(".maps");
 
 /*
- * What each task is in the middle of, by thread id. LRU: a create mark on a
- * filesystem without persistence is never consumed, and must age out.
+ * What each task is in the middle of: task-local storage, reached through the task
+ * itself (no hashing, no LRU lock) and freed with it. A create mark on a filesystem
+ * without persistence is simply overwritten by the task's next one.
  */
 PDT_MAP_DECL struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 16384);
-	__type(key, u32);
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
 	__type(value, struct pdt_task_state);
 } tasks SEC(".maps");
 
@@ -88,35 +89,15 @@ static __always_inline void bump(u32 idx)
 		*c += 1;
 }
 
-static __always_inline u32 current_tid(void)
-{
-	return (u32)bpf_get_current_pid_tgid();
-}
-
 static __always_inline struct pdt_task_state *task_state(bool create)
 {
-	u32 tid = current_tid();
-	struct pdt_task_state *t, zero = {};
+	struct pdt_task_state *t;
 
-	t = bpf_map_lookup_elem(&tasks, &tid);
-	if (t || !create)
-		return t;
-	bpf_map_update_elem(&tasks, &tid, &zero, BPF_NOEXIST);
-	t = bpf_map_lookup_elem(&tasks, &tid);
-	if (!t)
+	t = bpf_task_storage_get(&tasks, bpf_get_current_task_btf(), 0,
+				 create ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
+	if (!t && create)
 		bump(PDT_TC_TASK_FULL);
 	return t;
-}
-
-/* Forget a task's entry once it is in the middle of nothing. */
-static __always_inline void task_release(struct pdt_task_state *t)
-{
-	u32 tid;
-
-	if (t->create_target || t->removal_depth || t->umount_depth)
-		return;
-	tid = current_tid();
-	bpf_map_delete_elem(&tasks, &tid);
 }
 
 static __always_inline struct pdt_sb_counts *sb_counts(u64 sb)

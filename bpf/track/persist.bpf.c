@@ -10,7 +10,6 @@ static __always_inline u8 origin_of(struct dentry *d)
 	if (!t || t->create_target != (u64)d)
 		return PDT_ORIGIN_KERNEL;
 	t->create_target = 0;
-	task_release(t);
 	return PDT_ORIGIN_USER;
 }
 

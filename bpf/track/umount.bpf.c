@@ -22,10 +22,8 @@ int BPF_PROG(umount_exit, struct super_block *sb)
 {
 	struct pdt_task_state *t = task_state(false);
 
-	if (t && t->umount_depth) {
+	if (t && t->umount_depth)
 		t->umount_depth--;
-		task_release(t);
-	}
 	return 0;
 }
 
