@@ -10,6 +10,8 @@
 #   @@L VARIANT ROUND LOST               pdtrace's lost events (its JSON summary)
 #   @@E NAME OPS SECS EVENTS LOST        pdtrace check on a churn workload
 #   @@I / @@W                            information, warnings
+# Variants: base (untraced), pdt (pdtrace trace), nodput (pdtrace trace --no-dput),
+# bt (bpftrace tests/bench/pdtrace.bt), or NAME for /bench/pdtrace.NAME trace.
 . /bench/params
 B=/bench/pdtbench
 P=/bench/pdtrace
@@ -44,9 +46,11 @@ start_tracer() {
 	case $1 in
 	base) return 0 ;;
 	pdt) $P trace -f json >/tmp/tr.out 2>/tmp/tr.err & tpid=$!; pat='^pdtrace: tracing' f=/tmp/tr.err ;;
-	before) /bench/pdtrace.before trace -f json >/tmp/tr.out 2>/tmp/tr.err & tpid=$!; pat='^pdtrace: tracing' f=/tmp/tr.err ;;
 	nodput) $P trace -f json --no-dput >/tmp/tr.out 2>/tmp/tr.err & tpid=$!; pat='^pdtrace: tracing' f=/tmp/tr.err ;;
 	bt) BPFTRACE_MAX_MAP_KEYS=262144 bpftrace /bench/pdtrace.bt >/tmp/tr.out 2>/tmp/tr.err & tpid=$!; pat='^Attach' f=/tmp/tr.out ;;
+	*) # another pdtrace binary (run.sh --bin NAME=PATH)
+		[ -x /bench/pdtrace.$1 ] || { echo "@@W $1: no such variant"; return 1; }
+		/bench/pdtrace.$1 trace -f json >/tmp/tr.out 2>/tmp/tr.err & tpid=$!; pat='^pdtrace: tracing' f=/tmp/tr.err ;;
 	esac
 	t0=$(ms)
 	while ! grep -q "$pat" $f 2>/dev/null; do
@@ -74,7 +78,8 @@ stop_tracer() {
 	kill -INT $tpid
 	wait $tpid
 	case $1 in
-	pdt|nodput|before) echo "@@L $1 $round $(sed -n 's/.*"lost_events":\([0-9]*\).*/\1/p' /tmp/tr.out | tail -n1)" ;;
+	bt) ;;
+	*) echo "@@L $1 $round $(sed -n 's/.*"lost_events":\([0-9]*\).*/\1/p' /tmp/tr.out | tail -n1)" ;;
 	esac
 	tpid=
 }
@@ -102,7 +107,8 @@ run_bench() { # bench variant
 		$B umount /mnt/u | emit umount "$2"
 		;;
 	configfs) $B cycle -t "$secs" $cfs/pdtbench | emit "$@" ;;
-	tracefs) $B cycle -t "$secs" /sys/kernel/tracing/instances/pdtbench | emit "$@" ;;
+	# An instance is ~100 times the work of a configfs group: run it longer.
+	tracefs) $B cycle -t "$(awk "BEGIN { print 4 * $secs }")" /sys/kernel/tracing/instances/pdtbench | emit "$@" ;;
 	esac
 }
 

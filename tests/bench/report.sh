@@ -16,7 +16,9 @@ function median(s,   n, a, i, j, t) {
 function jlist(s,   n, a, i, o) { n = split(s, a, " "); o = ""; for (i = 1; i <= n; i++) o = o (i > 1 ? "," : "") a[i]; return "[" o "]" }
 function add(arr, k, v) { arr[k] = (k in arr) ? arr[k] " " v : v }
 function seen(list, x) { return index(" " list " ", " " x " ") > 0 }
-$1 == "@@I" && $2 == "params" { for (i = 3; i <= NF; i++) { split($i, kv, "="); param[kv[1]] = kv[2] } }
+$1 == "@@I" && $2 == "params" { for (i = 3; i <= NF; i++) { split($i, kv, "="); k = kv[1]; param[k] = kv[2] }
+	# variants=a b c: the words after it, up to the next key=value
+	for (i = 3; i <= NF; i++) if ($i ~ /^variants=/) { param["variants"] = substr($i, 10); for (j = i + 1; j <= NF && $j !~ /=/; j++) param["variants"] = param["variants"] " " $j } }
 $1 == "@@R" && $6 > 0 {
 	add(ops, $2 SUBSEP $3, sprintf("%.1f", $5 / $6))
 	if (!seen(benches, $2)) benches = benches " " $2
@@ -32,14 +34,13 @@ $1 == "@@L" { lost[$2] += $4; lostseen[$2] = 1 }
 $1 == "@@E" { ne++; e_name[ne] = $2; e_ops[ne] = $3; e_secs[ne] = $4; e_ev[ne] = $5; e_lost[ne] = $6 }
 $1 == "@@W" { print "bench: warning: " substr($0, 5) > "/dev/stderr" }
 END {
-	nv = split("base before pdt nodput bt", vorder, " ")
-	label["base"] = "untraced"; label["before"] = "before"; label["pdt"] = "pdtrace"; label["nodput"] = "--no-dput"; label["bt"] = "bpftrace"
+XX
 	nb = split(benches, border, " ")
 	printf "\n%-14s", "ops/s (median)"
 	for (v = 1; v <= nv; v++) if (seen(variants, vorder[v])) printf " %20s", label[vorder[v]]
 	printf "\n"
 	J = "{\"kernel\":\"" kver "\",\"runtime_s\":" runtime ",\"rounds\":" (param["rounds"] + 0) ",\"secs\":" (param["secs"] + 0) ",\"fill\":" (param["fill"] + 0)
-	J = J ",\"variants\":{\"base\":\"untraced\",\"pdt\":\"pdtrace trace\",\"nodput\":\"pdtrace trace --no-dput\",\"bt\":\"bpftrace tests/bench/pdtrace.bt\"}"
+	J = J ",\"variants\":{\"base\":\"untraced\",\"pdt\":\"pdtrace trace\",\"nodput\":\"pdtrace trace --no-dput\",\"bt\":\"bpftrace tests/bench/pdtrace.bt\",\"other\":\"pdtrace.NAME trace (run.sh --bin)\"}"
 	J = J ",\"benchmarks\":{"
 	for (b = 1; b <= nb; b++) {
 		bn = border[b]

@@ -7,12 +7,12 @@
 #
 # Usage: tests/bench/run.sh [--rounds N] [--secs S] [--fill N] [--timeout S] [--keep]
 #   --rounds N   runs of each benchmark per variant (default 5)
-#   --secs S     seconds per timed run (default 2)
+#   --secs S     guest seconds per timed run (default 0.5: 5e8 instructions)
 #   --fill N     entries in the umount benchmark's tmpfs (default 100000)
 #   --variants L comma-separated subset of base,pdt,nodput,bt (default: all four)
 #   --only L     comma-separated subset of the benchmarks (default: all)
-#   --before BIN another pdtrace binary, run as variant "before" (for before/after
-#                figures of an optimisation: --variants base,before,pdt --before OLD)
+#   --bin NAME=PATH  another pdtrace binary, run as variant NAME (before/after
+#                figures of a change: --bin before=OLD --variants base,before,pdt)
 #   --no-sustained  skip the events-per-second measurement under pdtrace check
 #   --no-icount  guest time is host time (default: qemu -icount, see below)
 #
@@ -28,7 +28,7 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${OUTPUT:-$top/build}
 out=$build/bench
-rounds=5 secs=2 fill=100000 limit=0 variants=base,pdt,nodput,bt only=all before= sustained=1 icount=1
+rounds=5 secs=0.5 fill=100000 limit=0 variants=base,pdt,nodput,bt only=all bins=() sustained=1 icount=1
 
 die() { echo "bench: $*" >&2; exit 2; }
 
@@ -40,7 +40,7 @@ while [ $# -gt 0 ]; do
 	--timeout) limit=${2:?}; shift 2 ;;
 	--variants) variants=${2:?}; shift 2 ;;
 	--only) only=${2:?}; shift 2 ;;
-	--before) before=${2:?}; shift 2 ;;
+	--bin) bins+=("${2:?}"); shift 2 ;;
 	--no-sustained) sustained=0; shift ;;
 	--no-icount) icount=0; shift ;;
 	-h|--help) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
@@ -98,7 +98,11 @@ build_guest() {
 	add_modules "$r" netfs 9pnet 9pnet_virtio 9p configfs nvmet
 	(cd "$r" && find . | cpio -o -H newc --quiet) | gzip -1 >"$out/initrd.gz"
 	cp "$build/pdtrace" "$out/pdtbench" "$top/tests/bench/guest.sh" "$top/tests/bench/pdtrace.bt" "$s/"
-	[ -z "$before" ] || cp "$before" "$s/pdtrace.before"
+	local b
+	for b in ${bins[@]+"${bins[@]}"}; do
+		[ -x "${b#*=}" ] || die "--bin $b: no such binary"
+		cp "${b#*=}" "$s/pdtrace.${b%%=*}"
+	done
 	cat >"$s/params" <<EOP
 sustained=$sustained
 rounds=$rounds
@@ -112,7 +116,11 @@ EOP
 boot() {
 	local t=$limit
 	# Budget: every run of every variant, plus tracer start-ups and the fills.
-	[ "$t" -gt 0 ] || t=$((600 + rounds * 4 * (12 * ${secs%.*} + 12 * 4 + fill / 800)))
+	# Budget: with -icount a guest second is about 10 host seconds here.
+	local nv
+	nv=$(echo "${variants//,/ }" | wc -w)
+	[ "$t" -gt 0 ] || t=$(awk -v r="$rounds" -v s="$secs" -v f="$fill" -v n="$nv" \
+		'BEGIN { printf "%d", 900 + r * n * (15 * 10 * s + 60 + f / 200) }')
 	rm -f "$out/console" "$out/results"
 	local clock=()
 	[ $icount -eq 0 ] || clock=(-icount shift=0,sleep=off)
