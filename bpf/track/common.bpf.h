@@ -220,12 +220,23 @@ static __always_inline void submit(void *e)
 		bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
 }
 
-/* Reserve and fill a full event (names, path, stack); NULL when the ring buffer is full. */
-static __always_inline struct pdt_event_full *emit_full(void *ctx, u16 type, struct dentry *d)
+/*
+ * The kernel stack where the event happened: the dearest part of an event (an
+ * unwind of up to PDT_STACK_DEPTH frames). Only events that can become findings
+ * need it; the others leave nstack at 0.
+ */
+static __always_inline void add_stack(void *ctx, struct pdt_event_full *e)
+{
+	long n = bpf_get_stack(ctx, e->stack, sizeof(e->stack), 0);
+
+	e->nstack = n > 0 ? n / sizeof(e->stack[0]) : 0;
+}
+
+/* Reserve and fill a full event (names, path), without its stack; NULL when the ring buffer is full. */
+static __always_inline struct pdt_event_full *emit_full_nostack(u16 type, struct dentry *d)
 {
 	struct pdt_event_full *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	struct super_block *sb;
-	long n;
 
 	if (!e) {
 		bump(PDT_TC_LOST_EVENTS);
@@ -235,10 +246,19 @@ static __always_inline struct pdt_event_full *emit_full(void *ctx, u16 type, str
 	sb = BPF_CORE_READ(d, d_sb);
 	bpf_probe_read_kernel_str(e->fs_type, sizeof(e->fs_type), BPF_CORE_READ(sb, s_type, name));
 	bpf_probe_read_kernel_str(e->s_id, sizeof(e->s_id), sb->s_id);
-	n = bpf_get_stack(ctx, e->stack, sizeof(e->stack), 0);
-	e->nstack = n > 0 ? n / sizeof(e->stack[0]) : 0;
+	e->nstack = 0;
 	e->pad = 0;
 	fill_path(d, e->path);
+	return e;
+}
+
+/* A full event with its stack. */
+static __always_inline struct pdt_event_full *emit_full(void *ctx, u16 type, struct dentry *d)
+{
+	struct pdt_event_full *e = emit_full_nostack(type, d);
+
+	if (e)
+		add_stack(ctx, e);
 	return e;
 }
 
