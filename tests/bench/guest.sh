@@ -45,15 +45,17 @@ start_tracer() {
 	tpid=
 	case $1 in
 	base) return 0 ;;
-	pdt) $P trace -f json >/tmp/tr.out 2>/tmp/tr.err & tpid=$!; pat='^pdtrace: tracing' f=/tmp/tr.err ;;
-	nodput) $P trace -f json --no-dput >/tmp/tr.out 2>/tmp/tr.err & tpid=$!; pat='^pdtrace: tracing' f=/tmp/tr.err ;;
-	bt) BPFTRACE_MAX_MAP_KEYS=262144 bpftrace /bench/pdtrace.bt >/tmp/tr.out 2>/tmp/tr.err & tpid=$!; pat='^Attach' f=/tmp/tr.out ;;
+	pdt) $P trace -f json >/tmp/tr.out 2>/tmp/tr.err & tpid=$!; pat='^pdtrace: tracing' ;;
+	nodput) $P trace -f json --no-dput >/tmp/tr.out 2>/tmp/tr.err & tpid=$!; pat='^pdtrace: tracing' ;;
+	bt) BPFTRACE_MAX_MAP_KEYS=262144 bpftrace /bench/pdtrace.bt >/tmp/tr.out 2>/tmp/tr.err & tpid=$!; pat='^Attach' ;;
 	*) # another pdtrace binary (run.sh --bin NAME=PATH)
 		[ -x /bench/pdtrace.$1 ] || { echo "@@W $1: no such variant"; return 1; }
-		/bench/pdtrace.$1 trace -f json >/tmp/tr.out 2>/tmp/tr.err & tpid=$!; pat='^pdtrace: tracing' f=/tmp/tr.err ;;
+		/bench/pdtrace.$1 trace -f json >/tmp/tr.out 2>/tmp/tr.err & tpid=$!; pat='^pdtrace: tracing' ;;
 	esac
 	t0=$(ms)
-	while ! grep -q "$pat" $f 2>/dev/null; do
+	# bpftrace says "Attaching N probes..." (stdout or stderr, by version) just before
+	# it attaches: its figure is a little short, by the attach itself.
+	while ! grep -qs "$pat" /tmp/tr.out /tmp/tr.err; do
 		if ! kill -0 $tpid 2>/dev/null; then
 			echo "@@W $1: tracer died before attaching"; tail -n 20 /tmp/tr.out /tmp/tr.err
 			tpid=; return 1
