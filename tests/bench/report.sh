@@ -7,6 +7,7 @@ set -euo pipefail
 res=$1 json=$2 runtime=$3 kver=$4
 
 awk -v json="$json" -v runtime="$runtime" -v kver="$kver" '
+{ sub(/\r$/, "") }
 function median(s,   n, a, i, j, t) {
 	n = split(s, a, " ")
 	for (i = 2; i <= n; i++) { t = a[i] + 0; for (j = i - 1; j >= 1 && a[j] + 0 > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
@@ -34,7 +35,13 @@ $1 == "@@L" { lost[$2] += $4; lostseen[$2] = 1 }
 $1 == "@@E" { ne++; e_name[ne] = $2; e_ops[ne] = $3; e_secs[ne] = $4; e_ev[ne] = $5; e_lost[ne] = $6 }
 $1 == "@@W" { print "bench: warning: " substr($0, 5) > "/dev/stderr" }
 END {
-XX
+	# Variants in the order the guest ran them, the untraced one first.
+	nv = split("base " param["variants"], vo, " ")
+	nv2 = 0
+	for (v = 1; v <= nv; v++) if (v == 1 || vo[v] != "base") vorder[++nv2] = vo[v]
+	nv = nv2
+	for (v = 1; v <= nv; v++) label[vorder[v]] = vorder[v]
+	label["base"] = "untraced"; label["pdt"] = "pdtrace"; label["nodput"] = "--no-dput"; label["bt"] = "bpftrace"
 	nb = split(benches, border, " ")
 	printf "\n%-14s", "ops/s (median)"
 	for (v = 1; v <= nv; v++) if (seen(variants, vorder[v])) printf " %20s", label[vorder[v]]
@@ -96,7 +103,7 @@ XX
 	printf "\n\n"
 	for (i = 1; i <= ne; i++) {
 		eps = e_secs[i] > 0 ? e_ev[i] / e_secs[i] : 0
-		printf "pdtrace check, %-9s %8.0f ops/s, %8.0f events/s, lost %s\n", e_name[i] ":", e_secs[i] > 0 ? e_ops[i] / e_secs[i] : 0, eps, e_lost[i]
+		printf "pdtrace check, %-9s %8.0f ops/s, %8.0f events/s, lost %s\n", e_name[i] ":", (e_secs[i] > 0 ? e_ops[i] / e_secs[i] : 0), eps, e_lost[i]
 		J = J (i > 1 ? "," : "") "{\"workload\":\"" e_name[i] "\",\"ops\":" e_ops[i] ",\"secs\":" e_secs[i] ",\"events\":" e_ev[i] ",\"events_per_s\":" sprintf("%.1f", eps) ",\"lost_events\":" (e_lost[i] == "?" ? "null" : e_lost[i]) "}"
 	}
 	J = J "]}"
