@@ -3,6 +3,7 @@
 #   make test       host unit tests + scenarios on the real kernel in a VM
 #   make vmtest     the VM scenarios only
 #   make demo       the main job on the embedded default kernel, in a VM
+#   make bench      what tracing costs: benchmarks in a VM, untraced/pdtrace/bpftrace
 #   make deps       install the Debian packages the build and tests need
 #   make vmlinux-h  regenerate vmlinux/vmlinux.h from a packaged kernel's BTF
 #   make kmod       the VM tests' fault-injection filesystem module (tests/vm/run.sh builds it as needed)
@@ -53,8 +54,8 @@ Q := @
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
-.PHONY: all clean test unittest hosttest vmtest demo deps install vmlinux-h format check-format \
-	guest-tools kmod
+.PHONY: all clean test unittest hosttest vmtest demo bench deps install vmlinux-h format \
+	check-format guest-tools kmod
 .DELETE_ON_ERROR:
 .SECONDARY: $(BPF_OBJS) $(SKELS)
 
@@ -149,6 +150,16 @@ vmtest: deps all guest-tools
 
 demo: deps all guest-tools
 	$(Q)tests/vm/run.sh --demo
+
+# The benchmark workloads: static, so that they run in any guest userland.
+$(OUTPUT)/bench/pdtbench: tests/bench/pdtbench.c
+	$(Q)mkdir -p $(@D)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $(WARN) -std=gnu11 -static $< -o $@
+
+# BENCH_ARGS: options of tests/bench/run.sh (--rounds, --secs, --only ...).
+bench: deps all $(OUTPUT)/bench/pdtbench
+	$(Q)tests/bench/run.sh $(BENCH_ARGS)
 
 deps:
 	$(Q)scripts/install-deps.sh

@@ -168,11 +168,21 @@ int pdt_tracker_open(struct pdt_tracker *t, const struct pdt_tracker_opts *o, ch
 	return 0;
 }
 
+/*
+ * The BPF side commits events without a wakeup (see submit() in common.bpf.h) until
+ * an eighth of the buffer is waiting: wait for that or the timeout, then take
+ * whatever is there.
+ */
 int pdt_tracker_poll(struct pdt_tracker *t, int timeout_ms)
 {
-	int n = ring_buffer__poll(t->rb, timeout_ms);
+	int n = ring_buffer__poll(t->rb, timeout_ms), m;
 
-	return n == -EINTR ? 0 : n;
+	if (n < 0 && n != -EINTR)
+		return n;
+	m = ring_buffer__consume(t->rb);
+	if (m < 0)
+		return m;
+	return (n > 0 ? n : 0) + m;
 }
 
 void pdt_tracker_stop(struct pdt_tracker *t)

@@ -41,13 +41,14 @@ PDT_MAP_DECL struct {
 } sbs SEC(".maps");
 
 /*
- * What each task is in the middle of, by thread id. LRU: a create mark on a
- * filesystem without persistence is never consumed, and must age out.
+ * What each task is in the middle of: task-local storage, reached through the task
+ * itself (no hashing, no LRU lock) and freed with it. A create mark on a filesystem
+ * without persistence is simply overwritten by the task's next one.
  */
 PDT_MAP_DECL struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 16384);
-	__type(key, u32);
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
 	__type(value, struct pdt_task_state);
 } tasks SEC(".maps");
 
@@ -88,35 +89,15 @@ static __always_inline void bump(u32 idx)
 		*c += 1;
 }
 
-static __always_inline u32 current_tid(void)
-{
-	return (u32)bpf_get_current_pid_tgid();
-}
-
 static __always_inline struct pdt_task_state *task_state(bool create)
 {
-	u32 tid = current_tid();
-	struct pdt_task_state *t, zero = {};
+	struct pdt_task_state *t;
 
-	t = bpf_map_lookup_elem(&tasks, &tid);
-	if (t || !create)
-		return t;
-	bpf_map_update_elem(&tasks, &tid, &zero, BPF_NOEXIST);
-	t = bpf_map_lookup_elem(&tasks, &tid);
-	if (!t)
+	t = bpf_task_storage_get(&tasks, bpf_get_current_task_btf(), 0,
+				 create ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
+	if (!t && create)
 		bump(PDT_TC_TASK_FULL);
 	return t;
-}
-
-/* Forget a task's entry once it is in the middle of nothing. */
-static __always_inline void task_release(struct pdt_task_state *t)
-{
-	u32 tid;
-
-	if (t->create_target || t->removal_depth || t->umount_depth)
-		return;
-	tid = current_tid();
-	bpf_map_delete_elem(&tasks, &tid);
 }
 
 static __always_inline struct pdt_sb_counts *sb_counts(u64 sb)
@@ -219,12 +200,43 @@ static __always_inline void fill_path(struct dentry *d, char *out)
 	bpf_probe_read_kernel_str(out, PDT_PATH_LEN, &s->buf[pos & PDT_SCRATCH_MASK]);
 }
 
-/* Reserve and fill a full event (names, path, stack); NULL when the ring buffer is full. */
-static __always_inline struct pdt_event_full *emit_full(void *ctx, u16 type, struct dentry *d)
+/*
+ * Commit an event without waking the reader: a wakeup per event (an irq_work, a
+ * context switch, an epoll round trip in pdtrace) cost more than the event itself.
+ * The reader polls with a timeout and drains what is there. It is woken at once
+ * when an eighth of the ring buffer is waiting, so that a burst cannot fill it, and
+ * for the first event of a superblock, so that it finds the mountpoint while the
+ * filesystem is still mounted.
+ */
+static __always_inline void submit(void *e)
+{
+	u64 wake = bpf_ringbuf_query(&events, BPF_RB_RING_SIZE) >> 3;
+	u64 sb = ((struct pdt_event *)e)->sb;
+
+	if (bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wake ||
+	    !bpf_map_lookup_elem(&sbs, &sb))
+		bpf_ringbuf_submit(e, BPF_RB_FORCE_WAKEUP);
+	else
+		bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
+}
+
+/*
+ * The kernel stack where the event happened: the dearest part of an event (an
+ * unwind of up to PDT_STACK_DEPTH frames). Only events that can become findings
+ * need it; the others leave nstack at 0.
+ */
+static __always_inline void add_stack(void *ctx, struct pdt_event_full *e)
+{
+	long n = bpf_get_stack(ctx, e->stack, sizeof(e->stack), 0);
+
+	e->nstack = n > 0 ? n / sizeof(e->stack[0]) : 0;
+}
+
+/* Reserve and fill a full event (names, path), without its stack; NULL when the ring buffer is full. */
+static __always_inline struct pdt_event_full *emit_full_nostack(u16 type, struct dentry *d)
 {
 	struct pdt_event_full *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	struct super_block *sb;
-	long n;
 
 	if (!e) {
 		bump(PDT_TC_LOST_EVENTS);
@@ -234,10 +246,19 @@ static __always_inline struct pdt_event_full *emit_full(void *ctx, u16 type, str
 	sb = BPF_CORE_READ(d, d_sb);
 	bpf_probe_read_kernel_str(e->fs_type, sizeof(e->fs_type), BPF_CORE_READ(sb, s_type, name));
 	bpf_probe_read_kernel_str(e->s_id, sizeof(e->s_id), sb->s_id);
-	n = bpf_get_stack(ctx, e->stack, sizeof(e->stack), 0);
-	e->nstack = n > 0 ? n / sizeof(e->stack[0]) : 0;
+	e->nstack = 0;
 	e->pad = 0;
 	fill_path(d, e->path);
+	return e;
+}
+
+/* A full event with its stack. */
+static __always_inline struct pdt_event_full *emit_full(void *ctx, u16 type, struct dentry *d)
+{
+	struct pdt_event_full *e = emit_full_nostack(type, d);
+
+	if (e)
+		add_stack(ctx, e);
 	return e;
 }
 

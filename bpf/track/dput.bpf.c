@@ -18,7 +18,7 @@ int BPF_PROG(track_dput, struct dentry *dentry)
 		return 0;
 	e = emit_full(ctx, PDT_EV_DPUT, dentry);
 	if (e)
-		bpf_ringbuf_submit(e, 0);
+		submit(e);
 	return 0;
 }
 

@@ -10,7 +10,6 @@ static __always_inline u8 origin_of(struct dentry *d)
 	if (!t || t->create_target != (u64)d)
 		return PDT_ORIGIN_KERNEL;
 	t->create_target = 0;
-	task_release(t);
 	return PDT_ORIGIN_USER;
 }
 
@@ -34,7 +33,7 @@ int BPF_PROG(track_persist, struct dentry *dentry, struct inode *inode)
 			e->h.flags |= PDT_F_PARENT_DEAD;
 		if (inode && ((BPF_CORE_READ(inode, i_mode) & 00170000) == 0040000))
 			e->h.flags |= PDT_F_IS_DIR;
-		bpf_ringbuf_submit(e, 0);
+		submit(e);
 	}
 	if (was)
 		return 0; /* persist twice: the first call's state stands */
@@ -53,15 +52,35 @@ int BPF_PROG(track_persist, struct dentry *dentry, struct inode *inode)
 	return 0;
 }
 
+/*
+ * A discard becomes a finding (and needs its stack) only when the dentry is not
+ * persistent (discard-unpersisted), when a recursive removal outside an umount
+ * takes a user-created entry other than its root (user-entry-removed), or when
+ * entries are still below it (orphaned). Everything else is a plain unlink or
+ * rmdir: no stack.
+ */
+static __always_inline bool discard_may_find(struct dentry *d, const struct pdt_event *h)
+{
+	if (!(h->flags & PDT_F_WAS_PERSISTENT))
+		return true;
+	if ((h->flags & (PDT_F_IN_REMOVAL | PDT_F_IN_UMOUNT)) == PDT_F_IN_REMOVAL &&
+	    h->origin == PDT_ORIGIN_USER && h->removal_root != h->dentry)
+		return true;
+	return BPF_CORE_READ(d, d_children.first) != NULL;
+}
+
 SEC("fentry/d_make_discardable")
 int BPF_PROG(track_discard, struct dentry *dentry)
 {
-	struct pdt_event_full *e = emit_full(ctx, PDT_EV_DISCARD, dentry);
+	struct pdt_event_full *e = emit_full_nostack(PDT_EV_DISCARD, dentry);
 	u64 key = (u64)dentry;
 	struct pdt_sb_counts *c;
 
-	if (e)
-		bpf_ringbuf_submit(e, 0);
+	if (e) {
+		if (discard_may_find(dentry, &e->h))
+			add_stack(ctx, e);
+		submit(e);
+	}
 	/* Only tracked dentries count: those made persistent before we started are adopted. */
 	if (bpf_map_delete_elem(&dentries, &key))
 		return 0;
@@ -83,7 +102,8 @@ int BPF_PROG(track_move, struct dentry *dentry, struct dentry *target)
 
 	if (!(BPF_CORE_READ(dentry, d_flags) & persistent_bit()))
 		return 0;
-	e = emit_full(ctx, PDT_EV_MOVE, target);
+	/* A move only updates the books: no finding, no stack. */
+	e = emit_full_nostack(PDT_EV_MOVE, target);
 	if (!e)
 		return 0;
 	/* The header describes target; make it about the moved dentry, keeping target's path. */
@@ -99,7 +119,7 @@ int BPF_PROG(track_move, struct dentry *dentry, struct dentry *target)
 		e->h.flags &= ~PDT_F_TRACKED;
 		e->h.origin = PDT_ORIGIN_UNKNOWN;
 	}
-	bpf_ringbuf_submit(e, 0);
+	submit(e);
 	return 0;
 }
 

@@ -28,7 +28,6 @@ static __always_inline int removal_exit(void)
 		return 0;
 	if (!--t->removal_depth)
 		t->removal_root = 0;
-	task_release(t);
 	return 0;
 }
 

@@ -22,10 +22,8 @@ int BPF_PROG(umount_exit, struct super_block *sb)
 {
 	struct pdt_task_state *t = task_state(false);
 
-	if (t && t->umount_depth) {
+	if (t && t->umount_depth)
 		t->umount_depth--;
-		task_release(t);
-	}
 	return 0;
 }
 
@@ -40,7 +38,7 @@ int BPF_PROG(umount_unpin, void *data, struct dentry *dentry)
 		return 0;
 	e = emit_small(PDT_EV_UNPIN, dentry);
 	if (e)
-		bpf_ringbuf_submit(e, 0);
+		submit(e);
 	if (bpf_map_delete_elem(&dentries, &key))
 		return 0;
 	c = sb_counts((u64)BPF_CORE_READ(dentry, d_sb));
@@ -63,7 +61,7 @@ int BPF_PROG(umount_busy, void *data, struct dentry *dentry)
 		return 0;
 	e = emit_full(ctx, PDT_EV_BUSY, dentry);
 	if (e)
-		bpf_ringbuf_submit(e, 0);
+		submit(e);
 	return 0;
 }
 
@@ -88,7 +86,7 @@ int BPF_PROG(umount_done, struct super_block *sb)
 	bpf_get_current_comm(e->h.comm, sizeof(e->h.comm));
 	bpf_probe_read_kernel_str(e->fs_type, sizeof(e->fs_type), BPF_CORE_READ(sb, s_type, name));
 	bpf_probe_read_kernel_str(e->s_id, sizeof(e->s_id), sb->s_id);
-	bpf_ringbuf_submit(e, 0);
+	submit(e);
 	return 0;
 }
 

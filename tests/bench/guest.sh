@@ -1,0 +1,142 @@
+#!/bin/sh
+# Runs in the benchmark guest, chrooted into the sid root (see guest-init): every
+# benchmark under every variant, interleaved round by round. One line per figure
+# on stdout (the host's tests/bench/report.sh reads them):
+#   @@R BENCH VARIANT ROUND OPS SECS     a timed run
+#   @@A VARIANT ROUND MS                 tracer start to attached
+#   @@M VARIANT ROUND RSS_KB HWM_KB      tracer process memory at the end of the round
+#   @@MAP VARIANT TYPE KEY VALUE MAX MEMLOCK   the tracer's BPF maps
+#   @@U VARIANT ROUND KB_BEFORE KB_AFTER ENTRIES  tracer RSS around the umount fill
+#   @@L VARIANT ROUND LOST               pdtrace's lost events (its JSON summary)
+#   @@E NAME OPS SECS EVENTS LOST        pdtrace check on a churn workload
+#   @@I / @@W                            information, warnings
+# Variants: base (untraced), pdt (pdtrace trace), nodput (pdtrace trace --no-dput),
+# bt (bpftrace tests/bench/pdtrace.bt), or NAME for /bench/pdtrace.NAME trace.
+. /bench/params
+B=/bench/pdtbench
+P=/bench/pdtrace
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin
+
+ln -s /proc/self/fd /dev/fd 2>/dev/null
+mount -t debugfs debugfs /sys/kernel/debug
+mount -t tracefs tracefs /sys/kernel/tracing
+mount -t configfs configfs /sys/kernel/config
+mkdir -p /mnt/w /mnt/u
+mount -t tmpfs bench /mnt/w
+mkdir -p /mnt/w/s/a/b/c /mnt/w/c /mnt/w/m
+for i in 0 1 2 3 4 5 6 7; do : >/mnt/w/s/a/b/c/f$i; done
+tmpfs_paths=$(echo /mnt/w/s/a/b/c/f0 /mnt/w/s/a/b/c/f1 /mnt/w/s/a/b/c/f2 /mnt/w/s/a/b/c/f3 \
+	/mnt/w/s/a/b/c/f4 /mnt/w/s/a/b/c/f5 /mnt/w/s/a/b/c/f6 /mnt/w/s/a/b/c/f7)
+# Eight existing debugfs files two or three levels down (not the tracing automount).
+debugfs_paths=$(find /sys/kernel/debug -mindepth 2 -maxdepth 3 -type f -path '*/debug/*/*' \
+	! -path '*/tracing/*' 2>/dev/null | sort | head -n 8 | tr '\n' ' ')
+echo "@@I debugfs_paths $debugfs_paths"
+cfs=/sys/kernel/config/nvmet/subsystems
+[ -d $cfs ] || echo "@@W no $cfs: the configfs benchmark will fail"
+
+all="stat-tmpfs stat-debugfs create-1 create-2 mkdir-1 mkdir-2 umount configfs tracefs"
+[ "$only" = all ] && only=$all
+
+ms() { echo $(($(date +%s%N) / 1000000)); }
+
+tpid=
+# Start variant $1's tracer; wait until it says it is attached.
+start_tracer() {
+	tpid=
+	case $1 in
+	base) return 0 ;;
+	pdt) $P trace -f json >/tmp/tr.out 2>/tmp/tr.err & tpid=$!; pat='^pdtrace: tracing' ;;
+	nodput) $P trace -f json --no-dput >/tmp/tr.out 2>/tmp/tr.err & tpid=$!; pat='^pdtrace: tracing' ;;
+	bt) BPFTRACE_MAX_MAP_KEYS=262144 bpftrace /bench/pdtrace.bt >/tmp/tr.out 2>/tmp/tr.err & tpid=$!; pat='^Attach' ;;
+	*) # another pdtrace binary (run.sh --bin NAME=PATH)
+		[ -x /bench/pdtrace.$1 ] || { echo "@@W $1: no such variant"; return 1; }
+		/bench/pdtrace.$1 trace -f json >/tmp/tr.out 2>/tmp/tr.err & tpid=$!; pat='^pdtrace: tracing' ;;
+	esac
+	t0=$(ms)
+	# bpftrace says "Attaching N probes..." (stdout or stderr, by version) just before
+	# it attaches: its figure is a little short, by the attach itself.
+	while ! grep -qs "$pat" /tmp/tr.out /tmp/tr.err; do
+		if ! kill -0 $tpid 2>/dev/null; then
+			echo "@@W $1: tracer died before attaching"; tail -n 20 /tmp/tr.out /tmp/tr.err
+			tpid=; return 1
+		fi
+		sleep 0.05
+	done
+	echo "@@A $1 $round $(($(ms) - t0))"
+}
+
+rss() { awk '/^VmRSS/ { r = $2 } /^VmHWM/ { h = $2 } END { print r + 0, h + 0 }' /proc/$1/status; }
+
+stop_tracer() {
+	[ -n "$tpid" ] || return 0
+	echo "@@M $1 $round $(rss $tpid)"
+	if [ "$round" = 1 ]; then
+		for fd in /proc/$tpid/fdinfo/*; do
+			awk -v v=$1 '/^map_type/ { t = $2 } /^key_size/ { k = $2 } /^value_size/ { vs = $2 }
+				/^max_entries/ { m = $2 } /^memlock/ { ml = $2 }
+				END { if (t != "") print "@@MAP", v, t, k, vs, m, ml }' $fd 2>/dev/null
+		done
+	fi
+	kill -INT $tpid
+	wait $tpid
+	case $1 in
+	bt) ;;
+	*) echo "@@L $1 $round $(sed -n 's/.*"lost_events":\([0-9]*\).*/\1/p' /tmp/tr.out | tail -n1)" ;;
+	esac
+	tpid=
+}
+
+# One run of benchmark $1 under variant $2: "@@R" line from pdtbench's "ops= secs=".
+emit() { # bench variant -- output of pdtbench
+	sed -n "s/^ops=\([0-9]*\) secs=\([0-9.]*\).*/@@R $1 $2 $round \1 \2/p"
+}
+
+run_bench() { # bench variant
+	case $1 in
+	stat-tmpfs) $B stat -t "$secs" $tmpfs_paths | emit "$@" ;;
+	stat-debugfs) $B stat -t "$secs" $debugfs_paths | emit "$@" ;;
+	create-1) $B create -t "$secs" /mnt/w/c | emit "$@" ;;
+	create-2) $B create -t "$secs" -p 2 /mnt/w/c | emit "$@" ;;
+	mkdir-1) $B mkdir -t "$secs" /mnt/w/m | emit "$@" ;;
+	mkdir-2) $B mkdir -t "$secs" -p 2 /mnt/w/m | emit "$@" ;;
+	umount)
+		mount -t tmpfs fill /mnt/u
+		before=0
+		[ -z "$tpid" ] || before=$(rss $tpid | cut -d' ' -f1)
+		$B fill -n "$fill" /mnt/u | emit fill "$2"
+		sleep 1 # let the tracer drain what the fill made
+		[ -z "$tpid" ] || echo "@@U $2 $round $before $(rss $tpid | cut -d' ' -f1) $fill"
+		$B umount /mnt/u | emit umount "$2"
+		;;
+	configfs) $B cycle -t "$secs" $cfs/pdtbench | emit "$@" ;;
+	# An instance is ~100 times the work of a configfs group: run it longer.
+	tracefs) $B cycle -t "$(awk "BEGIN { print 4 * $secs }")" /sys/kernel/tracing/instances/pdtbench | emit "$@" ;;
+	esac
+}
+
+echo "@@I params rounds=$rounds secs=$secs fill=$fill variants=$variants"
+round=1
+while [ $round -le "$rounds" ]; do
+	for v in $variants; do
+		start_tracer $v || continue
+		sleep 1
+		for b in $only; do
+			run_bench $b $v
+			sleep 0.5
+		done
+		stop_tracer $v
+	done
+	round=$((round + 1))
+done
+
+# Events per second pdtrace sustains: the fastest churn the VM reaches, under check.
+[ "$sustained" = 1 ] || set --
+[ "$sustained" = 1 ] && set -- "create -p 2" "mkdir -p 2"
+for w in "$@"; do
+	$P check -f json -o /tmp/ck.json -- sh -c "$B $w -t $secs /mnt/w/c >/tmp/ck.ops" >/dev/null 2>&1
+	ops=$(sed -n 's/^ops=\([0-9]*\) secs=\([0-9.]*\).*/\1 \2/p' /tmp/ck.ops)
+	ev=$(grep -o '"\(made\|discarded\|unpinned_at_umount\)":[0-9]*' /tmp/ck.json | awk -F: '{ s += $2 } END { print s + 0 }')
+	lost=$(sed -n 's/.*"lost_events":\([0-9]*\).*/\1/p' /tmp/ck.json)
+	echo "@@E $(echo $w | cut -d' ' -f1)-2 $ops $ev ${lost:-?}"
+done
+echo "@@I done"

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Make (once) the guest userland of the benchmarks: a Debian sid root made with
+# mmdebstrap (minbase + bpftrace), cached outside the work tree and shared into
+# the guest read-only over 9p. Recreated when missing or incomplete.
+#
+# Usage: mkroot.sh KERNELVER
+#   PDTRACE_CACHE   cache root (default: ${XDG_CACHE_HOME:-$HOME/.cache}/pdtrace)
+#   PDTRACE_MIRROR  Debian mirror URL (default: the one apt already uses)
+# Prints the root's directory.
+set -euo pipefail
+
+ver=${1:?usage: mkroot.sh KERNELVER}
+cache=${PDTRACE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pdtrace}
+root=$cache/bench-root-$ver
+# What the benchmarks need besides minbase; a change here makes a new root.
+pkgs=bpftrace
+
+die() { echo "bench-root: $*" >&2; exit 2; }
+
+default_mirror() {
+	local m
+	m=$(grep -rhoE '^(URIs:|deb) +[a-z]+://[^ ]+' /etc/apt/sources.list /etc/apt/sources.list.d/ 2>/dev/null |
+		awk '{print $2}' | grep -E "/debian/?$" | head -n1)
+	[ -n "$m" ] || die "no Debian mirror found in /etc/apt; set PDTRACE_MIRROR"
+	echo "$m"
+}
+
+if [ -f "$root/.pdtrace-bench-root" ] && [ "$(cat "$root/.pdtrace-bench-root")" = "$pkgs" ] &&
+	[ -x "$root/usr/bin/bpftrace" ] && [ -d "$root/bench" ]; then
+	echo "$root"
+	exit 0
+fi
+command -v mmdebstrap >/dev/null || die "mmdebstrap is missing (apt-get install mmdebstrap)"
+mkdir -p "$cache"
+tmp=$root.new
+rm -rf "$tmp"
+echo "bench-root: making $root with mmdebstrap (sid minbase + $pkgs)" >&2
+mmdebstrap --quiet --variant=minbase --mode=root \
+	--aptopt='Acquire::Check-Valid-Until "false"' --aptopt='APT::Install-Recommends "false"' \
+	--include="${pkgs// /,}" --dpkgopt='path-exclude=/usr/share/{doc,man,locale}/*' \
+	sid "$tmp" "${PDTRACE_MIRROR:-$(default_mirror)}" >&2 || { rm -rf "$tmp"; die "mmdebstrap failed"; }
+mkdir -p "$tmp/bench" # where the guest mounts the benchmarks' own share
+echo "$pkgs" >"$tmp/.pdtrace-bench-root"
+rm -rf "$root"
+mv "$tmp" "$root"
+echo "$root"

@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# Turn the guest's result lines (see tests/bench/guest.sh) into the table on the
+# terminal and build/bench.json: medians of ops/s per benchmark and variant, and
+# their ratios to the untraced run.
+# Usage: report.sh RESULTS JSON RUNTIME_SECONDS KERNELVER
+set -euo pipefail
+res=$1 json=$2 runtime=$3 kver=$4
+
+awk -v json="$json" -v runtime="$runtime" -v kver="$kver" '
+{ sub(/\r$/, "") }
+function median(s,   n, a, i, j, t) {
+	n = split(s, a, " ")
+	for (i = 2; i <= n; i++) { t = a[i] + 0; for (j = i - 1; j >= 1 && a[j] + 0 > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
+	if (n == 0) return ""
+	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+function jlist(s,   n, a, i, o) { n = split(s, a, " "); o = ""; for (i = 1; i <= n; i++) o = o (i > 1 ? "," : "") a[i]; return "[" o "]" }
+function add(arr, k, v) { arr[k] = (k in arr) ? arr[k] " " v : v }
+function seen(list, x) { return index(" " list " ", " " x " ") > 0 }
+$1 == "@@I" && $2 == "params" { for (i = 3; i <= NF; i++) { split($i, kv, "="); k = kv[1]; param[k] = kv[2] }
+	# variants=a b c: the words after it, up to the next key=value
+	for (i = 3; i <= NF; i++) if ($i ~ /^variants=/) { param["variants"] = substr($i, 10); for (j = i + 1; j <= NF && $j !~ /=/; j++) param["variants"] = param["variants"] " " $j } }
+$1 == "@@R" && $6 > 0 {
+	add(ops, $2 SUBSEP $3, sprintf("%.1f", $5 / $6))
+	if (!seen(benches, $2)) benches = benches " " $2
+	if (!seen(variants, $3)) variants = variants " " $3
+}
+$1 == "@@A" { add(attach, $2, $4) }
+$1 == "@@M" { add(rss, $2, $4); add(hwm, $2, $5) }
+$1 == "@@MAP" { maps[$2] = maps[$2] (maps[$2] == "" ? "" : ",") sprintf("{\"type\":%d,\"key_size\":%d,\"value_size\":%d,\"max_entries\":%d,\"memlock\":%d}", $3, $4, $5, $6, $7)
+	# The per-dentry map: a hash map (type 1) keyed by a u64 with the most entries.
+	if ($3 == 1 && $4 == 8 && $6 > dmax[$2]) { dmax[$2] = $6; dmem[$2] = $7; dval[$2] = $5 } }
+$1 == "@@U" && $6 > 0 { add(ubytes, $2, sprintf("%.0f", ($5 - $4) * 1024 / $6)) }
+$1 == "@@L" { lost[$2] += $4; lostseen[$2] = 1 }
+$1 == "@@E" { ne++; e_name[ne] = $2; e_ops[ne] = $3; e_secs[ne] = $4; e_ev[ne] = $5; e_lost[ne] = $6 }
+$1 == "@@W" { print "bench: warning: " substr($0, 5) > "/dev/stderr" }
+END {
+	# Variants in the order the guest ran them, the untraced one first.
+	nv = split("base " param["variants"], vo, " ")
+	nv2 = 0
+	for (v = 1; v <= nv; v++) if (v == 1 || vo[v] != "base") vorder[++nv2] = vo[v]
+	nv = nv2
+	for (v = 1; v <= nv; v++) label[vorder[v]] = vorder[v]
+	label["base"] = "untraced"; label["pdt"] = "pdtrace"; label["nodput"] = "--no-dput"; label["bt"] = "bpftrace"
+	nb = split(benches, border, " ")
+	printf "\n%-14s", "ops/s (median)"
+	for (v = 1; v <= nv; v++) if (seen(variants, vorder[v])) printf " %20s", label[vorder[v]]
+	printf "\n"
+	J = "{\"kernel\":\"" kver "\",\"runtime_s\":" runtime ",\"rounds\":" (param["rounds"] + 0) ",\"secs\":" (param["secs"] + 0) ",\"fill\":" (param["fill"] + 0)
+	J = J ",\"variants\":{\"base\":\"untraced\",\"pdt\":\"pdtrace trace\",\"nodput\":\"pdtrace trace --no-dput\",\"bt\":\"bpftrace tests/bench/pdtrace.bt\",\"other\":\"pdtrace.NAME trace (run.sh --bin)\"}"
+	J = J ",\"benchmarks\":{"
+	for (b = 1; b <= nb; b++) {
+		bn = border[b]
+		base = median(ops[bn, "base"])
+		printf "%-14s", bn
+		J = J (b > 1 ? "," : "") "\"" bn "\":{"
+		first = 1
+		for (v = 1; v <= nv; v++) {
+			vn = vorder[v]
+			if (!seen(variants, vn)) continue
+			m = median(ops[bn, vn])
+			if (m == "") { printf " %20s", "-"; continue }
+			r = (base != "" && base > 0) ? m / base : ""
+			if (vn == "base" || r == "") printf " %20.0f", m
+			else printf " %11.0f (%+5.1f%%)", m, (r - 1) * 100
+			J = J (first ? "" : ",") "\"" vn "\":{\"ops_per_s\":" jlist(ops[bn, vn]) ",\"median\":" m
+			if (r != "") J = J ",\"ratio_to_untraced\":" sprintf("%.4f", r)
+			J = J "}"
+			first = 0
+		}
+		printf "\n"
+		J = J "}"
+	}
+	J = J "}"
+	printf "\n%-28s", ""
+	for (v = 2; v <= nv; v++) if (seen(variants, vorder[v])) printf " %14s", label[vorder[v]]
+	printf "\n"
+	line("start to attached (ms)", attach, "attach_ms")
+	line("tracer RSS at end (KiB)", rss, "rss_kb")
+	line("tracer peak RSS (KiB)", hwm, "peak_rss_kb")
+	line("user bytes/tracked dentry", ubytes, "user_bytes_per_dentry")
+	printf "%-28s", "BPF bytes/tracked dentry"
+	J = J ",\"dentry_map\":{"
+	first = 1
+	for (v = 2; v <= nv; v++) {
+		vn = vorder[v]; if (!seen(variants, vn)) continue
+		if (dmax[vn]) {
+			printf " %14.1f", dmem[vn] / dmax[vn]
+			J = J (first ? "" : ",") "\"" vn "\":{\"value_size\":" dval[vn] ",\"max_entries\":" dmax[vn] ",\"memlock\":" dmem[vn] ",\"bytes_per_entry\":" sprintf("%.1f", dmem[vn] / dmax[vn]) "}"
+			first = 0
+		} else printf " %14s", "-"
+	}
+	printf "\n"
+	J = J "},\"maps\":{"
+	first = 1
+	for (vn in maps) { J = J (first ? "" : ",") "\"" vn "\":[" maps[vn] "]"; first = 0 }
+	J = J "},\"lost_events\":{"
+	first = 1
+	for (vn in lostseen) { J = J (first ? "" : ",") "\"" vn "\":" lost[vn]; first = 0 }
+	J = J "},\"sustained\":["
+	printf "%-28s", "lost events (all rounds)"
+	for (v = 2; v <= nv; v++) { vn = vorder[v]; if (!seen(variants, vn)) continue; printf " %14s", (vn in lostseen) ? lost[vn] : "-" }
+	printf "\n\n"
+	for (i = 1; i <= ne; i++) {
+		eps = e_secs[i] > 0 ? e_ev[i] / e_secs[i] : 0
+		printf "pdtrace check, %-9s %8.0f ops/s, %8.0f events/s, lost %s\n", e_name[i] ":", (e_secs[i] > 0 ? e_ops[i] / e_secs[i] : 0), eps, e_lost[i]
+		J = J (i > 1 ? "," : "") "{\"workload\":\"" e_name[i] "\",\"ops\":" e_ops[i] ",\"secs\":" e_secs[i] ",\"events\":" e_ev[i] ",\"events_per_s\":" sprintf("%.1f", eps) ",\"lost_events\":" (e_lost[i] == "?" ? "null" : e_lost[i]) "}"
+	}
+	J = J "]}"
+	print J > json
+	printf "\nmake bench: %d s in all; figures in %s\n", runtime, json
+}
+function line(title, arr, key,   v, vn, m, first) {
+	printf "%-28s", title
+	J = J ",\"" key "\":{"
+	first = 1
+	for (v = 2; v <= nv; v++) {
+		vn = vorder[v]; if (!seen(variants, vn)) continue
+		m = median(arr[vn])
+		printf " %14s", m == "" ? "-" : m
+		if (m != "") { J = J (first ? "" : ",") "\"" vn "\":{\"runs\":" jlist(arr[vn]) ",\"median\":" m "}"; first = 0 }
+	}
+	printf "\n"
+	J = J "}"
+}
+' "$res"
