@@ -30,13 +30,15 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) $(WARN) -fms-extensions
 	-Wno-microsoft-anon-tag -Wno-unused-parameter -Iinclude -Ivmlinux
 STATIC_LIBS := -static -l:libbpf.a -l:libelf.a -l:libz.a -l:libzstd.a
 
-# Standalone BPF objects (bpf/*.bpf.c), and the tracker: one source per concern
-# under bpf/track/, linked into one object by `bpftool gen object`.
+# Standalone BPF objects (bpf/*.bpf.c), and the tracker: one source per concern under
+# bpf/track/, compiled to LLVM bitcode, linked with llvm-link and compiled to one
+# object by llc. (bpftool gen object, libbpf 1.1's linker, rejects kfunc externs.)
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
-# maps.bpf.c defines the maps: it must come first when linking (libbpf 1.1's linker).
-TRACK_SRCS := bpf/track/maps.bpf.c $(filter-out bpf/track/maps.bpf.c,$(wildcard bpf/track/*.bpf.c))
-TRACK_OBJS := $(patsubst bpf/track/%.bpf.c,$(OUTPUT)/track/%.bpf.o,$(TRACK_SRCS))
-BPF_OBJS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.bpf.o,$(BPF_SRCS)) $(TRACK_OBJS) $(OUTPUT)/track.bpf.o
+TRACK_SRCS := $(wildcard bpf/track/*.bpf.c)
+TRACK_BCS := $(patsubst bpf/track/%.bpf.c,$(OUTPUT)/track/%.bc,$(TRACK_SRCS))
+LLVM_LINK ?= llvm-link
+LLC ?= llc
+BPF_OBJS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.bpf.o,$(BPF_SRCS)) $(TRACK_BCS) $(OUTPUT)/track.bpf.o
 SKELS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.skel.h,$(BPF_SRCS)) $(OUTPUT)/track.skel.h
 # Plain C that knows nothing of libbpf: linked into the unit tests too.
 CORE_SRCS := src/requirements.c src/hooks.c src/rules.c src/u64map.c src/ksyms.c src/mountinfo.c \
@@ -54,7 +56,7 @@ Q := @
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
-.PHONY: all clean test unittest hosttest vmtest demo bench deps install vmlinux-h format \
+.PHONY: all clean test unittest hosttest vmtest stress demo bench deps install vmlinux-h format \
 	check-format guest-tools kmod
 .DELETE_ON_ERROR:
 .SECONDARY: $(BPF_OBJS) $(SKELS)
@@ -68,14 +70,15 @@ $(OUTPUT)/%.bpf.o: bpf/%.bpf.c include/pdtrace.h vmlinux/vmlinux.h | $(OUTPUT)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
-$(OUTPUT)/track/%.bpf.o: bpf/track/%.bpf.c bpf/track/common.bpf.h include/pdtrace.h vmlinux/vmlinux.h
+$(OUTPUT)/track/%.bc: bpf/track/%.bpf.c bpf/track/common.bpf.h include/pdtrace.h vmlinux/vmlinux.h
 	$(Q)mkdir -p $(@D)
-	$(call msg,BPF,$@)
-	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+	$(call msg,BPF-BC,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -emit-llvm -c $< -o $@
 
-$(OUTPUT)/track.bpf.o: $(TRACK_OBJS)
+$(OUTPUT)/track.bpf.o: $(TRACK_BCS)
 	$(call msg,BPF-LINK,$@)
-	$(Q)$(BPFTOOL) gen object $@ $^
+	$(Q)$(LLVM_LINK) $^ -o $(OUTPUT)/track.bc
+	$(Q)$(LLC) -march=bpf -mcpu=v3 -filetype=obj $(OUTPUT)/track.bc -o $@
 
 $(OUTPUT)/%.skel.h: $(OUTPUT)/%.bpf.o
 	$(call msg,GEN-SKEL,$@)
@@ -144,6 +147,10 @@ unittest: $(UNIT_TESTS) $(OUTPUT)/san/pdtrace $(OUTPUT)/dyn/pdtrace
 # Everything: host unit tests, host CLI tests, VM scenarios; one summary line.
 test: deps all unittest guest-tools
 	$(Q)tests/run-all.sh
+
+# The concurrency stress scenario (tests/vm/scenarios/stress.sh), not part of make test.
+stress: deps all guest-tools
+	$(Q)tests/vm/run.sh -v stress
 
 vmtest: deps all guest-tools
 	$(Q)tests/vm/run.sh

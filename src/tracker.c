@@ -7,6 +7,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "hooks.h"
+#include "log.h"
 #include "kernel_facts.h"
 #include "mountinfo.h"
 #include "tracker.h"
@@ -223,8 +224,13 @@ static unsigned long long recursion_misses(struct pdt_tracker *t)
 		__u32 len = sizeof(info);
 		int fd = bpf_program__fd(prog);
 
-		if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len))
+		if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len)) {
 			total += info.recursion_misses;
+			if (info.recursion_misses && pdt_verbose)
+				fprintf(stderr, "pdtrace: %s skipped %llu times\n",
+					bpf_program__name(prog),
+					(unsigned long long)info.recursion_misses);
+		}
 	}
 	return total;
 }

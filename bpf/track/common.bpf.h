@@ -72,6 +72,25 @@ PDT_MAP_DECL struct {
 	__type(value, struct pdt_scratch);
 } scratch SEC(".maps");
 
+/*
+ * Every program runs with preemption off. An fentry program is skipped (a
+ * "recursion miss") while another run of the same program is under way on that
+ * CPU, and a BPF program is preemptible: a task preempted inside it would make
+ * the same hook miss every other task on that CPU meanwhile. It also keeps the
+ * per-CPU scratch buffer to one user at a time. (bpf_preempt_disable(): 6.10+.)
+ */
+extern void bpf_preempt_disable(void) __ksym;
+extern void bpf_preempt_enable(void) __ksym;
+
+#define run_atomic(call)                                                                   \
+	({                                                                                 \
+		int __ret;                                                                 \
+		bpf_preempt_disable();                                                     \
+		__ret = (call);                                                            \
+		bpf_preempt_enable();                                                      \
+		__ret;                                                                     \
+	})
+
 /* S_DEAD is a #define in include/linux/fs.h (not in BTF), stable since 2.4. */
 #define PDT_S_DEAD (1 << 4)
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The tracker's maps, defined once; the other sources declare them extern. */
+/* The tracker's maps and license, defined once; the other sources declare the maps extern. */
 #define PDT_MAPS_OWNER
 #include "common.bpf.h"
 

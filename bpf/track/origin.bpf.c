@@ -16,8 +16,18 @@ static __always_inline int mark(struct dentry *dentry)
 	return 0;
 }
 
+static __always_inline int origin_create_body(void *ctx, struct inode *dir, struct dentry *dentry)
+{
+	return mark(dentry);
+}
+
 SEC("fentry/security_inode_create")
 int BPF_PROG(origin_create, struct inode *dir, struct dentry *dentry)
+{
+	return run_atomic(origin_create_body(ctx, dir, dentry));
+}
+
+static __always_inline int origin_mkdir_body(void *ctx, struct inode *dir, struct dentry *dentry)
 {
 	return mark(dentry);
 }
@@ -25,11 +35,21 @@ int BPF_PROG(origin_create, struct inode *dir, struct dentry *dentry)
 SEC("fentry/security_inode_mkdir")
 int BPF_PROG(origin_mkdir, struct inode *dir, struct dentry *dentry)
 {
+	return run_atomic(origin_mkdir_body(ctx, dir, dentry));
+}
+
+static __always_inline int origin_mknod_body(void *ctx, struct inode *dir, struct dentry *dentry)
+{
 	return mark(dentry);
 }
 
 SEC("fentry/security_inode_mknod")
 int BPF_PROG(origin_mknod, struct inode *dir, struct dentry *dentry)
+{
+	return run_atomic(origin_mknod_body(ctx, dir, dentry));
+}
+
+static __always_inline int origin_symlink_body(void *ctx, struct inode *dir, struct dentry *dentry)
 {
 	return mark(dentry);
 }
@@ -37,13 +57,17 @@ int BPF_PROG(origin_mknod, struct inode *dir, struct dentry *dentry)
 SEC("fentry/security_inode_symlink")
 int BPF_PROG(origin_symlink, struct inode *dir, struct dentry *dentry)
 {
-	return mark(dentry);
+	return run_atomic(origin_symlink_body(ctx, dir, dentry));
+}
+
+static __always_inline int origin_link_body(void *ctx, struct dentry *old_dentry, struct inode *dir, struct dentry *new_dentry)
+{
+	return mark(new_dentry);
 }
 
 SEC("fentry/security_inode_link")
 int BPF_PROG(origin_link, struct dentry *old_dentry, struct inode *dir, struct dentry *new_dentry)
 {
-	return mark(new_dentry);
+	return run_atomic(origin_link_body(ctx, old_dentry, dir, new_dentry));
 }
 
-char LICENSE[] SEC("license") = "GPL";

@@ -13,8 +13,7 @@ static __always_inline u8 origin_of(struct dentry *d)
 	return PDT_ORIGIN_USER;
 }
 
-SEC("fentry/d_make_persistent")
-int BPF_PROG(track_persist, struct dentry *dentry, struct inode *inode)
+static __always_inline int track_persist_body(void *ctx, struct dentry *dentry, struct inode *inode)
 {
 	u8 origin = origin_of(dentry);
 	struct pdt_dentry_state st = {};
@@ -52,6 +51,12 @@ int BPF_PROG(track_persist, struct dentry *dentry, struct inode *inode)
 	return 0;
 }
 
+SEC("fentry/d_make_persistent")
+int BPF_PROG(track_persist, struct dentry *dentry, struct inode *inode)
+{
+	return run_atomic(track_persist_body(ctx, dentry, inode));
+}
+
 /*
  * A discard becomes a finding (and needs its stack) only when the dentry is not
  * persistent (discard-unpersisted), when a recursive removal outside an umount
@@ -69,8 +74,7 @@ static __always_inline bool discard_may_find(struct dentry *d, const struct pdt_
 	return BPF_CORE_READ(d, d_children.first) != NULL;
 }
 
-SEC("fentry/d_make_discardable")
-int BPF_PROG(track_discard, struct dentry *dentry)
+static __always_inline int track_discard_body(void *ctx, struct dentry *dentry)
 {
 	struct pdt_event_full *e = emit_full_nostack(PDT_EV_DISCARD, dentry);
 	u64 key = (u64)dentry;
@@ -92,9 +96,14 @@ int BPF_PROG(track_discard, struct dentry *dentry)
 	return 0;
 }
 
+SEC("fentry/d_make_discardable")
+int BPF_PROG(track_discard, struct dentry *dentry)
+{
+	return run_atomic(track_discard_body(ctx, dentry));
+}
+
 /* A rename moves the dentry under target's parent with target's name. */
-SEC("fentry/d_move")
-int BPF_PROG(track_move, struct dentry *dentry, struct dentry *target)
+static __always_inline int track_move_body(void *ctx, struct dentry *dentry, struct dentry *target)
 {
 	struct pdt_event_full *e;
 	struct pdt_dentry_state *st;
@@ -123,4 +132,9 @@ int BPF_PROG(track_move, struct dentry *dentry, struct dentry *target)
 	return 0;
 }
 
-char LICENSE[] SEC("license") = "GPL";
+SEC("fentry/d_move")
+int BPF_PROG(track_move, struct dentry *dentry, struct dentry *target)
+{
+	return run_atomic(track_move_body(ctx, dentry, target));
+}
+

@@ -7,8 +7,7 @@
  */
 #include "common.bpf.h"
 
-SEC("fentry/deactivate_locked_super")
-int BPF_PROG(umount_enter, struct super_block *sb)
+static __always_inline int umount_enter_body(void *ctx, struct super_block *sb)
 {
 	struct pdt_task_state *t = task_state(true);
 
@@ -17,8 +16,13 @@ int BPF_PROG(umount_enter, struct super_block *sb)
 	return 0;
 }
 
-SEC("fexit/deactivate_locked_super")
-int BPF_PROG(umount_exit, struct super_block *sb)
+SEC("fentry/deactivate_locked_super")
+int BPF_PROG(umount_enter, struct super_block *sb)
+{
+	return run_atomic(umount_enter_body(ctx, sb));
+}
+
+static __always_inline int umount_exit_body(void *ctx, struct super_block *sb)
 {
 	struct pdt_task_state *t = task_state(false);
 
@@ -27,8 +31,13 @@ int BPF_PROG(umount_exit, struct super_block *sb)
 	return 0;
 }
 
-SEC("fentry/select_collect_umount")
-int BPF_PROG(umount_unpin, void *data, struct dentry *dentry)
+SEC("fexit/deactivate_locked_super")
+int BPF_PROG(umount_exit, struct super_block *sb)
+{
+	return run_atomic(umount_exit_body(ctx, sb));
+}
+
+static __always_inline int umount_unpin_body(void *ctx, void *data, struct dentry *dentry)
 {
 	struct pdt_sb_counts *c;
 	struct pdt_event *e;
@@ -49,9 +58,14 @@ int BPF_PROG(umount_unpin, void *data, struct dentry *dentry)
 	return 0;
 }
 
+SEC("fentry/select_collect_umount")
+int BPF_PROG(umount_unpin, void *data, struct dentry *dentry)
+{
+	return run_atomic(umount_unpin_body(ctx, data, dentry));
+}
+
 /* The same test as umount_check(): a leaf that is not the root with count 1. */
-SEC("fentry/umount_check")
-int BPF_PROG(umount_busy, void *data, struct dentry *dentry)
+static __always_inline int umount_busy_body(void *ctx, void *data, struct dentry *dentry)
 {
 	struct pdt_event_full *e;
 
@@ -65,8 +79,13 @@ int BPF_PROG(umount_busy, void *data, struct dentry *dentry)
 	return 0;
 }
 
-SEC("fexit/generic_shutdown_super")
-int BPF_PROG(umount_done, struct super_block *sb)
+SEC("fentry/umount_check")
+int BPF_PROG(umount_busy, void *data, struct dentry *dentry)
+{
+	return run_atomic(umount_busy_body(ctx, data, dentry));
+}
+
+static __always_inline int umount_done_body(void *ctx, struct super_block *sb)
 {
 	struct pdt_event_full *e;
 
@@ -90,4 +109,9 @@ int BPF_PROG(umount_done, struct super_block *sb)
 	return 0;
 }
 
-char LICENSE[] SEC("license") = "GPL";
+SEC("fexit/generic_shutdown_super")
+int BPF_PROG(umount_done, struct super_block *sb)
+{
+	return run_atomic(umount_done_body(ctx, sb));
+}
+

@@ -4,6 +4,7 @@
 # Clean: no findings, complete data, every superblock's books back to zero. Then the
 # same with pdtfaultfs bugs injected from a concurrent process: exactly those findings.
 # timeout: 420
+# suite: stress
 # modules: nvmet
 # kmods: pdt_faultfs
 . /lib.sh
@@ -30,7 +31,7 @@ sbs() {
 }
 
 start=$(date +%s)
-$PDTRACE check -f json -o /tmp/st.json -- sh /tmp/stress.sh >/tmp/st.out 2>&1
+$PDTRACE -v check -f json -o /tmp/st.json -- sh /tmp/stress.sh >/tmp/st.out 2>&1
 rc=$?
 echo "clean run: $(($(date +%s) - start)) s"
 cat /tmp/st.out
