@@ -24,6 +24,7 @@ static int add(struct ksyms *k, unsigned long long addr, const char *name, const
 		k->cap = ncap;
 	}
 	k->syms[k->n].addr = addr;
+	k->syms[k->n].size = 0;
 	k->syms[k->n].name = malloc(len);
 	if (!k->syms[k->n].name)
 		return -1;
@@ -98,6 +99,9 @@ const struct ksym *ksyms_find(const struct ksyms *k, unsigned long long addr,
 		else
 			hi = mid;
 	}
+	/* A slice read from a recording knows where a symbol ends: no guessing past it. */
+	if (k->syms[lo].size && addr - k->syms[lo].addr >= k->syms[lo].size)
+		return NULL;
 	if (off)
 		*off = addr - k->syms[lo].addr;
 	return &k->syms[lo];
