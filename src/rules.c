@@ -105,6 +105,33 @@ void pdt_rules_disable(struct pdt_rules *r, const char *rule)
 		r->disabled[r->ndisabled++] = rule;
 }
 
+size_t pdt_rules_ndisabled(const struct pdt_rules *r)
+{
+	return r->ndisabled;
+}
+
+const char *pdt_rules_disabled(const struct pdt_rules *r, size_t i)
+{
+	return i < r->ndisabled ? r->disabled[i] : NULL;
+}
+
+const char *pdt_rule_name(const char *name)
+{
+	static const char *const rules[] = {
+		PDT_RULE_BUSY_AT_UMOUNT,     PDT_RULE_PINNED_AFTER_UMOUNT,
+		PDT_RULE_ORPHANED,	     PDT_RULE_DISCARD_UNPERSISTED,
+		PDT_RULE_PERSIST_TWICE,	     PDT_RULE_DPUT_PERSISTENCE_REF,
+		PDT_RULE_SB_BALANCE,	     PDT_RULE_USER_ENTRY_REMOVED,
+		PDT_RULE_CREATE_IN_DEAD_DIR,
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
+		if (!strcmp(rules[i], name))
+			return rules[i];
+	return NULL;
+}
+
 static bool rule_enabled(const struct pdt_rules *r, const char *rule)
 {
 	size_t i;

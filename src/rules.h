@@ -73,6 +73,11 @@ void pdt_rules_on_finding(struct pdt_rules *r, pdt_finding_cb cb, void *ctx);
 void pdt_rules_on_new_sb(struct pdt_rules *r, pdt_sb_cb cb, void *ctx);
 /* Disable a rule whose hook is missing: its findings are not made. */
 void pdt_rules_disable(struct pdt_rules *r, const char *rule);
+/* The rules disabled so far (a recording carries them to `report`). */
+size_t pdt_rules_ndisabled(const struct pdt_rules *r);
+const char *pdt_rules_disabled(const struct pdt_rules *r, size_t i);
+/* This pdtrace's own name of a rule (for names read from a file), or NULL if it has none. */
+const char *pdt_rule_name(const char *name);
 
 /*
  * Feed one event as the ring buffer delivered it. Returns 0, or -1 when the
