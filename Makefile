@@ -39,7 +39,7 @@ BPF_OBJS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.bpf.o,$(BPF_SRCS)) $(TRACK_OBJS) 
 SKELS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.skel.h,$(BPF_SRCS)) $(OUTPUT)/track.skel.h
 # Plain C that knows nothing of libbpf: linked into the unit tests too.
 CORE_SRCS := src/requirements.c src/hooks.c src/rules.c src/u64map.c src/ksyms.c src/mountinfo.c \
-	src/report.c src/watch_view.c src/watch_seed.c
+	src/report.c src/watch_view.c src/watch_seed.c src/recfile.c src/replay.c
 APP_SRCS := $(filter-out $(CORE_SRCS),$(wildcard src/*.c))
 CORE_OBJS := $(patsubst src/%.c,$(OUTPUT)/%.o,$(CORE_SRCS))
 APP_OBJS := $(patsubst src/%.c,$(OUTPUT)/%.o,$(APP_SRCS))
@@ -115,7 +115,7 @@ SAN_OBJS := $(patsubst src/%.c,$(OUTPUT)/san/%.o,$(APP_SRCS) $(CORE_SRCS))
 $(OUTPUT)/tests/%: tests/unit/%.c $(CORE_SRCS) $(HEADERS)
 	$(Q)mkdir -p $(@D)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) $< $(CORE_SRCS) -lcmocka -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) $< $(CORE_SRCS) -lcmocka -lz -o $@
 
 $(OUTPUT)/san/%.o: src/%.c $(HEADERS) $(SKELS)
 	$(Q)mkdir -p $(@D)
