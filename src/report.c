@@ -142,6 +142,9 @@ void pdt_report_summary(FILE *fp, const struct pdt_report *r)
 		fprintf(fp, "command: %s exited with status %d\n", r->argv[0], r->exit_status);
 	else if (r->argv && r->argv[0])
 		fprintf(fp, "command: %s (exit status not recorded)\n", r->argv[0]);
+	if (pdt_rules_unlisted(r->rules))
+		fprintf(fp, "findings: %llu more not listed (the first %d are)\n",
+			pdt_rules_unlisted(r->rules), PDT_RULES_MAX_FINDINGS);
 	fprintf(fp, "summary: %llu leak, %llu imbalance, %llu illegal-removal\n",
 		pdt_rules_count(r->rules, PDT_KIND_LEAK),
 		pdt_rules_count(r->rules, PDT_KIND_IMBALANCE),
@@ -302,7 +305,7 @@ static void json_report(FILE *fp, const struct pdt_report *r)
 		    m ? m->count : 0, sb->made, sb->discarded, sb->unpinned, sb->adopted, sb->live,
 		    sb->findings, sb->unmounted ? "true" : "false");
 	}
-	fputs("],\"findings\":[", fp);
+	fprintf(fp, "],\"unlisted_findings\":%llu,\"findings\":[", pdt_rules_unlisted(r->rules));
 	n = pdt_rules_nfindings(r->rules);
 	for (i = 0; i < n; i++) {
 		if (i)
@@ -363,12 +366,19 @@ static void xml_finding_body(FILE *fp, const struct pdt_finding *f, const struct
 static void junit_report(FILE *fp, const struct pdt_report *r)
 {
 	size_t i, j, nsb = pdt_rules_nsbs(r->rules), nf = pdt_rules_nfindings(r->rules);
-	unsigned long long failures = nf + (r->complete ? 0 : 1);
+	unsigned long long failures = nf + (r->complete ? 0 : 1) + !!pdt_rules_unlisted(r->rules);
 	char dev[24];
 
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n", fp);
 	fprintf(fp, "<testsuite name=\"pdtrace\" tests=\"%zu\" failures=\"%llu\" errors=\"0\">\n",
-		nsb + 1, failures);
+		nsb + 1 + !!pdt_rules_unlisted(r->rules), failures);
+	if (pdt_rules_unlisted(r->rules))
+		fprintf(
+		    fp,
+		    "  <testcase classname=\"pdtrace\" name=\"unlisted findings\">\n"
+		    "    <failure type=\"unlisted\" message=\"%llu more findings not listed\"/>\n"
+		    "  </testcase>\n",
+		    pdt_rules_unlisted(r->rules));
 	fputs("  <testcase classname=\"pdtrace\" name=\"complete data\">\n", fp);
 	if (!r->complete && r->recording && r->recording->truncated) {
 		fputs("    <failure type=\"incomplete\" message=\"the recording is ", fp);

@@ -85,7 +85,14 @@ const char *pdt_rule_name(const char *name);
  */
 int pdt_rules_feed(struct pdt_rules *r, const void *data, size_t size);
 
+/*
+ * Findings kept for the report: at most PDT_RULES_MAX_FINDINGS (a recording can
+ * make one event cost many findings). Later ones are counted in the totals and
+ * handed to the on_finding callback, but not kept: pdt_rules_unlisted().
+ */
+#define PDT_RULES_MAX_FINDINGS 10000
 size_t pdt_rules_nfindings(const struct pdt_rules *r);
+unsigned long long pdt_rules_unlisted(const struct pdt_rules *r);
 const struct pdt_finding *pdt_rules_finding(const struct pdt_rules *r, size_t i);
 size_t pdt_rules_nsbs(const struct pdt_rules *r);
 const struct pdt_sb *pdt_rules_sb(const struct pdt_rules *r, size_t i);
