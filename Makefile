@@ -115,7 +115,7 @@ SAN_OBJS := $(patsubst src/%.c,$(OUTPUT)/san/%.o,$(APP_SRCS) $(CORE_SRCS))
 $(OUTPUT)/tests/%: tests/unit/%.c $(CORE_SRCS) $(HEADERS)
 	$(Q)mkdir -p $(@D)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) $< $(CORE_SRCS) -lcmocka -lz -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -DPDT_SRCDIR='"$(CURDIR)"' $< $(CORE_SRCS) -lcmocka -lz -o $@
 
 $(OUTPUT)/san/%.o: src/%.c $(HEADERS) $(SKELS)
 	$(Q)mkdir -p $(@D)

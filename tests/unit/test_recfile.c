@@ -511,6 +511,43 @@ static void test_replay(void **state)
 	ksyms_free(k);
 }
 
+/* The index of a snapshot answers exactly as a scan of the same text. */
+static void test_mountinfo_index(void **state)
+{
+	static const char mi[] = "22 1 0:21 / /proc rw - proc proc rw\n"
+				 "30 22 0:27 / /mnt/with\\040space rw - tmpfs t rw\n"
+				 "31 22 0:27 / /mnt/again rw - tmpfs t rw\n"
+				 "garbage\n"
+				 "32 22 8:1 / / rw - ext4 /dev/sda1 rw\n"
+				 "33 22 4096:1 / /big rw - x x rw\n"
+				 "34 22 0:1048576 / /bigminor rw - x x rw\n"
+				 "35 22 0:40 / /no-newline";
+	static const unsigned int devs[] = { 21, 27, 8u << 20 | 1, 1, 40, 99, 0 };
+	struct mountinfo_index ix;
+	char a[256], b[256];
+	size_t i;
+
+	(void)state;
+	assert_int_equal(mountinfo_index_build(&ix, mi, sizeof(mi) - 1), 0);
+	for (i = 0; i < sizeof(devs) / sizeof(devs[0]); i++) {
+		FILE *fp = fmemopen((void *)mi, sizeof(mi) - 1, "r");
+		int n = mountinfo_lookup(fp, devs[i], a, sizeof(a));
+
+		fclose(fp);
+		assert_int_equal(mountinfo_index_lookup(&ix, devs[i], b, sizeof(b)), n);
+		assert_string_equal(a, b);
+	}
+	assert_int_equal(mountinfo_index_lookup(&ix, 27, b, sizeof(b)), 2);
+	assert_string_equal(b, "/mnt/with space");
+	assert_int_equal(mountinfo_index_lookup(&ix, 40, b, 5), 1);
+	assert_string_equal(b, "/no-"); /* truncated like the scan */
+	mountinfo_index_free(&ix);
+	assert_int_equal(mountinfo_index_build(&ix, "", 0), 0);
+	assert_int_equal(mountinfo_index_lookup(&ix, 27, b, sizeof(b)), 0);
+	assert_string_equal(b, "");
+	mountinfo_index_free(&ix);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -522,6 +559,7 @@ int main(void)
 		cmocka_unit_test(test_tails),
 		cmocka_unit_test(test_foreign_layout),
 		cmocka_unit_test(test_replay),
+		cmocka_unit_test(test_mountinfo_index),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
