@@ -54,7 +54,7 @@ msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
 .PHONY: all clean test unittest hosttest vmtest demo deps install vmlinux-h format check-format \
-	guest-tools kmod
+	guest-tools kmod fuzz-smoke
 .DELETE_ON_ERROR:
 .SECONDARY: $(BPF_OBJS) $(SKELS)
 
@@ -157,7 +157,8 @@ install: $(OUTPUT)/pdtrace
 vmlinux-h:
 	$(Q)scripts/gen-vmlinux-h.sh vmlinux/vmlinux.h
 
-FORMAT_SRCS = bpf/*.c src/*.c src/*.h include/*.h tests/unit/*.c tests/vm/guest-tools/*.c
+FORMAT_SRCS = bpf/*.c src/*.c src/*.h include/*.h tests/unit/*.c tests/vm/guest-tools/*.c \
+	tests/fuzz/*.c
 
 format:
 	clang-format -i $(FORMAT_SRCS)
@@ -167,3 +168,21 @@ check-format:
 
 clean:
 	rm -rf $(OUTPUT)
+
+# ---- fuzzing (clang's libFuzzer, ASan, UBSan) ---------------------------
+# The reader, rules engine and report writers: plain C, built for the fuzzer.
+FUZZ_CC ?= clang
+FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	$(WARN) -std=gnu11 -D_GNU_SOURCE -Iinclude -Isrc -DPDT_VERSION_STR='"$(VERSION)"'
+FUZZ_SRCS := src/recfile.c src/replay.c src/rules.c src/u64map.c src/ksyms.c src/mountinfo.c \
+	src/report.c
+FUZZ_TIME ?= 60
+
+$(OUTPUT)/fuzz/fuzz_report: tests/fuzz/fuzz_report.c $(FUZZ_SRCS) $(HEADERS)
+	$(Q)mkdir -p $(@D)
+	$(call msg,FUZZ-CC,$@)
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) $< $(FUZZ_SRCS) -lz -o $@
+
+# CI: the corpus as regression tests, then a bounded session (FUZZ_TIME seconds). TAP.
+fuzz-smoke: $(OUTPUT)/fuzz/fuzz_report
+	$(Q)tests/fuzz/smoke.sh $(FUZZ_TIME)
