@@ -180,22 +180,22 @@ static int on_started(struct pdt_tracker *t, void *ctx, char *err, size_t errlen
 	return 0;
 }
 
-/* Losses, the command's status, the symbols as check would resolve them now; END. */
+/*
+ * Losses, the command's status, and the symbols as check resolves them (the
+ * tracker reads kallsyms when it stops, while our programs are still loaded);
+ * then END.
+ */
 static void finish(struct recorder *rec, struct pdt_tracker *t, int status,
 		   unsigned long long *lost, unsigned long long *full)
 {
 	struct pdt_rec_end e = {};
-	struct ksyms *final = NULL;
 
 	pdt_tracker_losses(t, lost, full);
 	e.stop_ns = now_ns(CLOCK_REALTIME);
 	e.lost_events = *lost;
 	e.map_full = *full;
 	e.exit_status = status;
-	if (rec->w.addrs.live)
-		final = ksyms_load();
-	pdt_recw_close(&rec->w, final, &e);
-	ksyms_free(final);
+	pdt_recw_close(&rec->w, t->ksyms, &e);
 }
 
 /* Fail before tracing: the half-made file is of no use to anyone. */
