@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# Refresh the real recordings in tests/fuzz/corpus: run the record-tmpfs scenario (and
-# any other named ones) in the VM, which prints each recording gzipped and base64-encoded
-# between "@@REC BEGIN name" and "@@REC END name" lines, and decode them here.
-# Usage: tests/fuzz/make-recordings.sh [SCENARIO...]   (default: record-tmpfs)
+# Refresh the real recordings in tests/fuzz/corpus: run the record-* scenarios in the VM;
+# they print each recording gzipped and base64-encoded between "@@REC BEGIN name" and
+# "@@REC END name" lines (emit in tests/vm/guest/lib.sh), decoded here.
+# Usage: tests/fuzz/make-recordings.sh [SCENARIO...]
+#   (default: record-tmpfs record-faultfs record-faultfs-leak)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out=${OUTPUT:-$top/build}/vm
-[ $# -gt 0 ] || set -- record-tmpfs
+[ $# -gt 0 ] || set -- record-tmpfs record-faultfs record-faultfs-leak
+rm -f "$out"/boot-*.results # only this run's
 "$top/tests/vm/run.sh" "$@"
 for res in "$out"/boot-*.results; do
 	awk -v dir="$top/tests/fuzz/corpus" '

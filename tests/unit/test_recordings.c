@@ -2,8 +2,9 @@
 /*
  * The rules engine and the reports driven by real recordings: files made by
  * `pdtrace record` in the VM on Debian's kernel (tests/fuzz/make-recordings.sh,
- * scenario record-tmpfs) and kept in tests/fuzz/corpus. What the guest saw live
- * must come out of them on this host.
+ * scenarios record-tmpfs and record-faultfs*: the fault-injection filesystem)
+ * and kept in tests/fuzz/corpus. What check saw live in the guest must come out
+ * of them on this host.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -188,6 +189,82 @@ static void test_killed(void **state)
 	unload(&l);
 }
 
+/* The one finding of a pdtfaultfs fault, as check reported it in the guest. */
+static void assert_finding(const char *file, enum pdt_kind kind, const char *rule, const char *path,
+			   enum pdt_origin origin, const char *top)
+{
+	const struct pdt_finding *f;
+	struct loaded l;
+	char sym[400];
+
+	load_file(file, &l);
+	assert_true(l.rep.complete);
+	assert_int_equal(pdt_rules_nfindings(l.rp.rules), 1);
+	f = pdt_rules_finding(l.rp.rules, 0);
+	assert_int_equal(f->kind, kind);
+	assert_string_equal(f->rule, rule);
+	assert_string_equal(f->path, path);
+	assert_string_equal(f->fs_type, "pdtfaultfs");
+	assert_int_equal(f->origin, origin);
+	/* The first frame that is not ours (BPF programs, trampolines), from the slice alone. */
+	assert_true(f->nstack > 0);
+	for (unsigned int i = 0; i < f->nstack; i++) {
+		if (ksyms_is_bpf(l.rep.ksyms, f->stack[i]))
+			continue;
+		ksyms_format(l.rep.ksyms, f->stack[i], 0, sym, sizeof(sym));
+		assert_true(strncmp(sym, top, strlen(top)) == 0);
+		break;
+	}
+	assert_int_equal(pdt_report_status(&l.rep, all_kinds), 1);
+	unload(&l);
+}
+
+static void test_faults(void **state)
+{
+	(void)state;
+	assert_finding("rec-faultfs-discard.pdtrec", PDT_KIND_IMBALANCE,
+		       PDT_RULE_DISCARD_UNPERSISTED, "/nx", PDT_ORIGIN_UNKNOWN,
+		       "d_make_discardable+");
+	assert_finding("rec-faultfs-twice.pdtrec", PDT_KIND_IMBALANCE, PDT_RULE_PERSIST_TWICE,
+		       "/tw", PDT_ORIGIN_KERNEL, "d_make_persistent+");
+	assert_finding("rec-faultfs-dput.pdtrec", PDT_KIND_IMBALANCE, PDT_RULE_DPUT_PERSISTENCE_REF,
+		       "/xd", PDT_ORIGIN_KERNEL, "dput+");
+	assert_finding("rec-faultfs-orphan.pdtrec", PDT_KIND_LEAK, PDT_RULE_ORPHANED, "/od/child",
+		       PDT_ORIGIN_KERNEL, "d_make_discardable+");
+	assert_finding("rec-faultfs-dead.pdtrec", PDT_KIND_ILLEGAL_REMOVAL,
+		       PDT_RULE_CREATE_IN_DEAD_DIR, "/kdir/late", PDT_ORIGIN_KERNEL,
+		       "d_make_persistent+");
+	assert_finding("rec-faultfs-leak.pdtrec", PDT_KIND_LEAK, PDT_RULE_BUSY_AT_UMOUNT, "/lk",
+		       PDT_ORIGIN_UNKNOWN, "umount_check+");
+}
+
+/* A user entry under the kernel's kdir, then the kernel removes kdir: two findings. */
+static void test_removal(void **state)
+{
+	struct loaded l;
+	FILE *mem;
+	char *text = NULL;
+	size_t len = 0;
+
+	(void)state;
+	load_file("rec-faultfs-removal.pdtrec", &l);
+	assert_int_equal(pdt_rules_count(l.rp.rules, PDT_KIND_ILLEGAL_REMOVAL), 2);
+	mem = open_memstream(&text, &len);
+	pdt_report_write(mem, PDT_FMT_TEXT, &l.rep);
+	fclose(mem);
+	assert_non_null(strstr(text, "user-entry-removed: pdtfaultfs 0:27 /kdir/u/f\n"));
+	assert_non_null(strstr(text, "destroyed by a recursive removal of /kdir\n"));
+	assert_non_null(strstr(text, "[pdt_faultfs]\n")); /* module frames symbolized */
+	assert_null(strstr(text, "[bpf]"));		  /* ours hidden */
+	assert_null(strstr(text, "0xffff"));		  /* no address without --show-addresses */
+	free(text);
+	unload(&l);
+	load_file("rec-faultfs-clean.pdtrec", &l);
+	assert_int_equal(pdt_rules_nfindings(l.rp.rules), 0);
+	assert_int_equal(pdt_report_status(&l.rep, all_kinds), 0);
+	unload(&l);
+}
+
 static int replay_prefix(const unsigned char *data, size_t len, char *err, size_t errlen)
 {
 	FILE *fp = fmemopen((void *)data, len, "r");
@@ -237,7 +314,8 @@ int main(void)
 		cmocka_unit_test(test_clean),		cmocka_unit_test(test_record_of_check),
 		cmocka_unit_test(test_no_dput),		cmocka_unit_test(test_adopted),
 		cmocka_unit_test(test_system_wide),	cmocka_unit_test(test_killed),
-		cmocka_unit_test(test_real_truncation),
+		cmocka_unit_test(test_real_truncation), cmocka_unit_test(test_faults),
+		cmocka_unit_test(test_removal),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -11,12 +11,6 @@ mkdir -p /mnt/t /mnt/ad
 wl='mount -t tmpfs rc /mnt/t && mkdir -p /mnt/t/a/b && echo x >/mnt/t/a/f &&
 	ln -s f /mnt/t/a/l && ln /mnt/t/a/f /mnt/t/a/h && mv /mnt/t/a/f /mnt/t/g &&
 	rm /mnt/t/a/l /mnt/t/a/h && rmdir /mnt/t/a/b && umount /mnt/t'
-emit() { # file name
-	echo "@@REC BEGIN $2"
-	gzip -9c "$1" | base64
-	echo "@@REC END $2"
-}
-strip() { sed -e 's/,"recording":\(null\|{[^}]*}\)//' -e 's/,"command":\(null\|{[^}]*}\)//' "$1"; }
 
 # Outputs made before either tracer attaches: creating them would be an event one sees.
 : >/tmp/eq.json
