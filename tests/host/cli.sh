@@ -204,6 +204,27 @@ for args in "--help" "--version" "--bogus" "frobnicate" "doctor" "doctor -x" \
 	fi
 done
 
+# report's paths (the reader, replay, every format) and record's early errors, likewise.
+for args in "report $corpus/rec-faultfs-removal.pdtrec" "report -f json $corpus/rec-faultfs-leak.pdtrec" \
+	"report -f junit --show-addresses $corpus/rec-faultfs-orphan.pdtrec" \
+	"report $corpus/rec-killed-truncated.pdtrec" "report $tmp/bad.pdtrec" "report $tmp/cut.pdtrec" \
+	"report $tmp/empty" "report $top/README.md" "record -o $tmp/v.pdtrec -- true" "record -- true"; do
+	want=$("$bin" $args >/dev/null 2>&1; echo $?)
+	ASAN_OPTIONS=detect_leaks=1:exitcode=98 UBSAN_OPTIONS=halt_on_error=1:exitcode=97 \
+		"$san" $args >/dev/null 2>"$tmp/san.err"
+	rc=$?
+	[ "$rc" -eq "$want" ] && ! grep -q 'Sanitizer\|runtime error' "$tmp/san.err" &&
+		ok "asan+ubsan: pdtrace ${args//$top\//}" ||
+		not_ok "asan+ubsan: pdtrace $args: exit $rc, want $want" "$(head -5 "$tmp/san.err")"
+	if command -v valgrind >/dev/null; then
+		valgrind -q --suppressions="$top/tests/host/valgrind.supp" --error-exitcode=99 \
+			--leak-check=full --errors-for-leak-kinds=definite "$dyn" $args >/dev/null 2>"$tmp/vg.err"
+		rc=$?
+		[ "$rc" -eq "$want" ] && ok "valgrind: pdtrace ${args//$top\//}" ||
+			not_ok "valgrind: pdtrace $args: exit $rc, want $want" "$(head -5 "$tmp/vg.err")"
+	fi
+done
+
 if command -v clang-format >/dev/null; then
 	make -s -C "$top" check-format >"$tmp/fmt" 2>&1 && ok "sources are clang-formatted" ||
 		not_ok "sources are clang-formatted" "$(head -5 "$tmp/fmt")"
