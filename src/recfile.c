@@ -342,6 +342,17 @@ int pdt_recw_flush(struct pdt_recw *w)
 	return write_buf(w, PDT_REC_KSYMS, &b, bad);
 }
 
+/* Past any sane mount table: the whole lines that fit in a block, rather than fail. */
+static size_t mounts_fit(const char *text, size_t len)
+{
+	const char *nl;
+
+	if (len <= PDT_REC_MAX_BLOCK)
+		return len;
+	nl = memrchr(text, '\n', PDT_REC_MAX_BLOCK);
+	return nl ? (size_t)(nl - text) + 1 : 0;
+}
+
 int pdt_recw_mounts(struct pdt_recw *w, const char *text, size_t len, bool before_last)
 {
 	unsigned char *tail = NULL;
@@ -350,6 +361,7 @@ int pdt_recw_mounts(struct pdt_recw *w, const char *text, size_t len, bool befor
 
 	if (w->err)
 		return -1;
+	len = mounts_fit(text, len);
 	if (w->has_mounts && len == w->mounts_len && !memcmp(text, w->mounts, len))
 		return 0;
 	if (before_last && w->batch.len) {
@@ -816,7 +828,12 @@ static int parse_block(struct reader *r, uint64_t at, unsigned int type, unsigne
 
 static size_t read_some(struct reader *r, void *buf, size_t n)
 {
-	size_t got = fread(buf, 1, n, r->fp);
+	size_t got;
+
+	/* The size at open is the file: a recording still being written reads as a prefix. */
+	if (r->size != UINT64_MAX && n > r->size - r->off)
+		n = (size_t)(r->size - r->off);
+	got = fread(buf, 1, n, r->fp);
 
 	r->off += got;
 	return got;

@@ -511,6 +511,56 @@ static void test_replay(void **state)
 	ksyms_free(k);
 }
 
+/* A file still growing (record still writing) reads as the prefix its size at open says. */
+static void test_size_at_open(void **state)
+{
+	struct ksyms *k = syms(kallsyms);
+	struct mem m = sample(k, NULL);
+	size_t cut = block_at(&m, 6);
+	FILE *fp = fmemopen(m.p, m.len, "r");
+	struct pdt_rec rec;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(pdt_rec_read(fp, cut, &rec, NULL, err, sizeof(err)), 0);
+	assert_true(rec.truncated);
+	assert_int_equal(rec.size, cut);
+	assert_int_equal(rec.nblocks, 6);
+	pdt_rec_free(&rec);
+	fclose(fp);
+	free(m.p);
+	ksyms_free(k);
+}
+
+/* A mount table past the block limit is kept in whole lines, not refused. */
+static void test_huge_mounts(void **state)
+{
+	const size_t len = PDT_REC_MAX_BLOCK + 100;
+	char *text = malloc(len);
+	struct pdt_recw w;
+	struct pdt_rec_meta m;
+	struct pdt_rec_end e = { .exit_status = -1 };
+	struct mem f;
+	size_t i;
+	uint32_t blen;
+	int fd = memfd_create("big", 0);
+
+	(void)state;
+	for (i = 0; i < len; i++)
+		text[i] = i % 64 == 63 ? '\n' : 'x';
+	meta(&m);
+	assert_int_equal(pdt_recw_open(&w, fd, &m), 0);
+	assert_int_equal(pdt_recw_mounts(&w, text, len, false), 0);
+	assert_int_equal(pdt_recw_close(&w, NULL, &e), 0);
+	pdt_recw_free(&w);
+	f = file_of(fd);
+	memcpy(&blen, f.p + block_at(&f, 1) + 8, 4);
+	assert_true(blen <= PDT_REC_MAX_BLOCK && blen > PDT_REC_MAX_BLOCK - 64);
+	assert_int_equal(blen % 64, 0); /* whole lines */
+	free(f.p);
+	free(text);
+}
+
 /* The index of a snapshot answers exactly as a scan of the same text. */
 static void test_mountinfo_index(void **state)
 {
@@ -560,6 +610,8 @@ int main(void)
 		cmocka_unit_test(test_foreign_layout),
 		cmocka_unit_test(test_replay),
 		cmocka_unit_test(test_mountinfo_index),
+		cmocka_unit_test(test_size_at_open),
+		cmocka_unit_test(test_huge_mounts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
