@@ -5,14 +5,18 @@
  * reader must keep its contract: an error is one line naming a byte offset
  * within the input, and a file it accepts without END is marked truncated.
  *
- * Blocks carry CRC32s, which random mutations almost never keep right: the
- * custom mutator repairs them (7 times in 8) so the fuzzer gets past the
- * checksum into the parsers, with no test-only code in the reader itself.
+ * Blocks carry sequence numbers and CRC32s, which random mutations almost never
+ * keep right: the custom mutator repairs them (7 times in 8) so the fuzzer gets
+ * past them into the parsers, with no test-only code in the reader itself.
+ *
+ * Memory must not grow faster than the input: what a replay keeps allocated is
+ * checked against a linear bound (ASan's allocator counts it).
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sanitizer/allocator_interface.h>
 #include <zlib.h>
 #include "recfile.h"
 #include "replay.h"
@@ -32,10 +36,11 @@ static void put_le32(uint8_t *p, uint32_t v)
 	p[3] = (uint8_t)(v >> 24);
 }
 
-/* Recompute the file header's and every whole block's CRC. */
-static void fix_crcs(uint8_t *data, size_t size)
+/* Renumber the whole blocks, and recompute their CRCs and the file header's. */
+static void fix_blocks(uint8_t *data, size_t size)
 {
 	size_t off = PDT_REC_FILE_HDR;
+	uint32_t seq = 0;
 
 	if (size < PDT_REC_FILE_HDR)
 		return;
@@ -46,6 +51,7 @@ static void fix_crcs(uint8_t *data, size_t size)
 
 		if (len > size - off - PDT_REC_BLOCK_HDR)
 			return;
+		put_le32(data + off + 4, seq++);
 		crc = crc32(crc32(0L, Z_NULL, 0), data + off, 12);
 		crc = crc32(crc, data + off + PDT_REC_BLOCK_HDR, len);
 		put_le32(data + off + 12, (uint32_t)crc);
@@ -57,7 +63,7 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsi
 {
 	size = LLVMFuzzerMutate(data, size, max_size);
 	if (seed % 8)
-		fix_crcs(data, size);
+		fix_blocks(data, size);
 	return size;
 }
 
@@ -87,9 +93,21 @@ static void write_reports(struct pdt_replay *rp, FILE *out, bool addrs)
 	pdt_report_write(out, PDT_FMT_JUNIT, &rep);
 }
 
+/* Kept after a replay: the rules engine's books, the slice, the snapshot index. */
+static void check_memory(size_t before, size_t size)
+{
+	size_t used = __sanitizer_get_current_allocated_bytes() - before;
+
+	if (used > 64 * size + (32u << 20)) {
+		fprintf(stderr, "%zu bytes kept for a %zu-byte input\n", used, size);
+		abort();
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static FILE *out;
+	size_t before = __sanitizer_get_current_allocated_bytes();
 	struct pdt_replay rp;
 	char err[300] = "";
 	FILE *fp;
@@ -107,6 +125,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_error(err, size);
 	else
 		write_reports(&rp, out, data[0] & 1);
+	check_memory(before, size);
 	fclose(fp);
 	pdt_replay_free(&rp);
 	return 0;
