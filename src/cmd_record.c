@@ -6,6 +6,8 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,7 +88,10 @@ struct recorder {
 	struct pdt_recw w;
 	const char *path;
 	char **command;
-	struct ksyms *ksyms; /* the symbol slice is cut from it */
+	struct ksyms *ksyms; /* the symbol slice is cut from it; read by loader */
+	pthread_t loader;
+	bool loading; /* loader started and not joined */
+	atomic_bool loaded;
 };
 
 static uint64_t now_ns(clockid_t clock)
@@ -112,10 +117,45 @@ static void on_new_sb(const struct pdt_sb *sb, const char *mountinfo, size_t len
 	pdt_recw_mounts(&rec->w, mountinfo, len, true);
 }
 
+/*
+ * kallsyms takes seconds to read under emulation, and events must not wait for
+ * it (their mountpoints are looked up when they are delivered, and an umount
+ * may come meanwhile): a thread reads it while they flow.
+ */
+static void *load_ksyms(void *arg)
+{
+	struct recorder *rec = arg;
+
+	rec->ksyms = ksyms_load();
+	atomic_store(&rec->loaded, true);
+	return NULL;
+}
+
+static void start_loader(struct recorder *rec)
+{
+	if (!pthread_create(&rec->loader, NULL, load_ksyms, rec))
+		rec->loading = true;
+	else
+		load_ksyms(rec);
+	if (!rec->loading)
+		pdt_recw_set_ksyms(&rec->w, rec->ksyms);
+}
+
+/* Once the loader is done (or now, if wait), the writer gets its table. */
+static void take_ksyms(struct recorder *rec, bool wait)
+{
+	if (!rec->loading || (!wait && !atomic_load(&rec->loaded)))
+		return;
+	pthread_join(rec->loader, NULL);
+	rec->loading = false;
+	pdt_recw_set_ksyms(&rec->w, rec->ksyms);
+}
+
 static void on_tick(void *ctx)
 {
 	struct recorder *rec = ctx;
 
+	take_ksyms(rec, false);
 	pdt_recw_flush(&rec->w);
 }
 
@@ -150,7 +190,6 @@ static int write_head(struct recorder *rec, struct pdt_tracker *t)
 	    pdt_recw_strings(&rec->w, PDT_REC_COVERAGE, (const char *const *)t->missing,
 			     t->nmissing))
 		return -1;
-	pdt_recw_set_ksyms(&rec->w, rec->ksyms);
 	for (n = 0; rec->command && rec->command[n]; n++)
 		;
 	if (rec->command &&
@@ -166,15 +205,12 @@ static int on_started(struct pdt_tracker *t, void *ctx, char *err, size_t errlen
 {
 	struct recorder *rec = ctx;
 
-	/*
-	 * kallsyms is large, and reading it while events wait would delay their
-	 * mountpoint lookups past an umount: read it before anything runs.
-	 */
-	rec->ksyms = ksyms_load();
 	if (write_head(rec, t)) {
 		snprintf(err, errlen, "cannot write '%s': %s", rec->path, strerror(rec->w.err));
 		return -1;
 	}
+	/* Attached: our programs are in kallsyms now, and their frames resolve. */
+	start_loader(rec);
 	if (!rec->command)
 		fprintf(stderr, "pdtrace: recording to %s; Ctrl-C to stop\n", rec->path);
 	return 0;
@@ -190,6 +226,7 @@ static void finish(struct recorder *rec, struct pdt_tracker *t, int status,
 {
 	struct pdt_rec_end e = {};
 
+	take_ksyms(rec, true);
 	pdt_tracker_losses(t, lost, full);
 	e.stop_ns = now_ns(CLOCK_REALTIME);
 	e.lost_events = *lost;
@@ -206,34 +243,40 @@ static void give_up(struct recorder *rec, struct pdt_tracker *t, const char *err
 	pdt_die(PDT_EXIT_ERROR, "%s: %s", record_name, err);
 }
 
+/* check's event path, with the recorder on its hooks. */
+static void session_opts(struct pdt_session_opts *so, const struct record_args *a,
+			 struct recorder *rec)
+{
+	*so = (struct pdt_session_opts){ .tracker = { .no_dput = a->no_dput,
+						      .on_raw = on_raw,
+						      .on_new_sb = on_new_sb,
+						      .raw_ctx = rec },
+					 .command = a->command,
+					 .duration = a->duration,
+					 .started = on_started,
+					 .tick = on_tick,
+					 .ctx = rec };
+}
+
 int cmd_record(int argc, char **argv)
 {
 	struct record_args args = {};
 	struct recorder rec = {};
-	struct pdt_session_opts so = {};
+	struct pdt_session_opts so;
 	struct pdt_tracker t;
 	unsigned long long lost, full, malformed;
 	char err[300];
-	int status, fd;
+	int status;
 
 	pdt_parse_args(&record_argp, record_name, argc, argv, &args);
 	/* O_NOFOLLOW: a symlink planted in a shared directory must not redirect us. */
-	fd = open(args.output, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0)
+	rec.w.fd = open(args.output, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (rec.w.fd < 0)
 		pdt_die(PDT_EXIT_ERROR, "%s: cannot write '%s': %s", record_name, args.output,
 			strerror(errno));
-	rec.w.fd = fd;
 	rec.path = args.output;
 	rec.command = args.command;
-	so = (struct pdt_session_opts){ .tracker = { .no_dput = args.no_dput,
-						     .on_raw = on_raw,
-						     .on_new_sb = on_new_sb,
-						     .raw_ctx = &rec },
-					.command = args.command,
-					.duration = args.duration,
-					.started = on_started,
-					.tick = on_tick,
-					.ctx = &rec };
+	session_opts(&so, &args, &rec);
 	if (pdt_session_start(&t, &so, err, sizeof(err)) ||
 	    pdt_session_run(&t, &so, &status, err, sizeof(err)))
 		give_up(&rec, &t, err);
@@ -241,7 +284,7 @@ int cmd_record(int argc, char **argv)
 	malformed = pdt_rules_malformed(t.rules);
 	pdt_tracker_close(&t);
 	ksyms_free(rec.ksyms);
-	if (rec.w.err || close(fd))
+	if (rec.w.err || close(rec.w.fd))
 		pdt_die(PDT_EXIT_ERROR, "%s: error writing '%s' at byte %llu: %s", record_name,
 			args.output, (unsigned long long)rec.w.offset,
 			strerror(rec.w.err ? rec.w.err : errno));

@@ -208,6 +208,7 @@ int pdt_recw_open(struct pdt_recw *w, int fd, const struct pdt_rec_meta *m)
 	w->fd = fd;
 	u64map_init(&w->syms_out);
 	u64map_init(&w->addrs);
+	u64map_init(&w->pending);
 	memcpy(hdr, PDT_REC_MAGIC, 8);
 	put16(hdr + 8, PDT_REC_MAJOR);
 	put16(hdr + 10, PDT_REC_MINOR);
@@ -291,11 +292,28 @@ static unsigned int event_stack(const unsigned char *p, size_t size,
 	return n;
 }
 
-/* Symbols for the stacks of the batch not written yet, appended to b. */
+/* The symbol of addr, unless it is written already: appended to b. */
+static int add_addr(struct pdt_recw *w, struct pdt_recw_buf *b, uint64_t addr, size_t *count)
+{
+	const struct ksym *s = ksyms_find(w->ksyms, addr, NULL);
+
+	if (!s || u64map_get(&w->syms_out, s->addr))
+		return 0;
+	if (u64map_put(&w->syms_out, s->addr, (void *)1) || add_sym(b, w->ksyms, s))
+		return -1;
+	(*count)++;
+	return 0;
+}
+
+/*
+ * Symbols for the stacks of the batch, appended to b. Addresses that came
+ * before the table (record reads it while events flow) wait in pending.
+ */
 static int new_syms(struct pdt_recw *w, struct pdt_recw_buf *b, size_t *count)
 {
 	unsigned long long st[PDT_STACK_DEPTH];
-	size_t off = 0;
+	size_t off = 0, pos = 0;
+	uint64_t addr;
 
 	while (off + 4 <= w->batch.len) {
 		uint32_t size = get32(w->batch.p + off);
@@ -303,20 +321,20 @@ static int new_syms(struct pdt_recw *w, struct pdt_recw_buf *b, size_t *count)
 
 		off += 4 + size;
 		for (i = 0; i < n; i++) {
-			const struct ksym *s;
-
 			if (u64map_get(&w->addrs, st[i]))
 				continue;
-			if (u64map_put(&w->addrs, st[i], (void *)1))
+			if (u64map_put(&w->addrs, st[i], (void *)1) ||
+			    (w->ksyms ? add_addr(w, b, st[i], count)
+				      : u64map_put(&w->pending, st[i], (void *)1)))
 				return -1;
-			s = ksyms_find(w->ksyms, st[i], NULL);
-			if (!s || u64map_get(&w->syms_out, s->addr))
-				continue;
-			if (u64map_put(&w->syms_out, s->addr, (void *)1) || add_sym(b, w->ksyms, s))
-				return -1;
-			(*count)++;
 		}
 	}
+	if (!w->ksyms || !w->pending.live)
+		return 0;
+	while (u64map_next(&w->pending, &pos, &addr))
+		if (add_addr(w, b, addr, count))
+			return -1;
+	u64map_free(&w->pending);
 	return 0;
 }
 
@@ -328,9 +346,7 @@ int pdt_recw_flush(struct pdt_recw *w)
 
 	if (w->err)
 		return -1;
-	if (!w->batch.len)
-		return 0;
-	if (write_block(w, PDT_REC_EVENTS, w->batch.p, w->batch.len))
+	if (w->batch.len && write_block(w, PDT_REC_EVENTS, w->batch.p, w->batch.len))
 		return -1;
 	/* Right after the events, so a cut file loses at most one batch's symbols. */
 	bad = buf_u32(&b, 0) || new_syms(w, &b, &count);
@@ -447,6 +463,7 @@ void pdt_recw_free(struct pdt_recw *w)
 	free(w->mounts);
 	u64map_free(&w->syms_out);
 	u64map_free(&w->addrs);
+	u64map_free(&w->pending);
 	memset(w, 0, sizeof(*w));
 	w->fd = -1;
 }

@@ -83,6 +83,7 @@ struct pdt_recw {
 	const struct ksyms *ksyms; /* full table the slice is cut from; may be NULL */
 	struct u64map syms_out;	   /* symbol addresses written */
 	struct u64map addrs;	   /* stack addresses seen */
+	struct u64map pending;	   /* of those, seen before the table was set */
 	char *mounts;		   /* last mountinfo snapshot written */
 	size_t mounts_len;
 	bool has_mounts;
@@ -90,7 +91,10 @@ struct pdt_recw {
 
 /* Write the file header and META on fd. Returns 0, or -1 with w->err set. */
 int pdt_recw_open(struct pdt_recw *w, int fd, const struct pdt_rec_meta *m);
-/* The full symbol table to cut the slice from (NULL: none). Not owned. */
+/*
+ * The full symbol table to cut the slice from (NULL: none yet). Not owned. It
+ * may come late: the next flush then writes the symbols of the stacks seen so far.
+ */
 void pdt_recw_set_ksyms(struct pdt_recw *w, const struct ksyms *k);
 /* A block of strings (RULES_OFF, COVERAGE, ARGV). */
 int pdt_recw_strings(struct pdt_recw *w, uint16_t type, const char *const *v, size_t n);

@@ -511,6 +511,40 @@ static void test_replay(void **state)
 	ksyms_free(k);
 }
 
+/* The table may come after the first stacks (record reads it in a thread): they wait. */
+static void test_late_symbols(void **state)
+{
+	struct ksyms *k = syms(kallsyms);
+	struct pdt_rec_end e = { .exit_status = -1 };
+	struct pdt_recw w;
+	struct pdt_rec_meta m;
+	struct pdt_rec rec;
+	struct log l = {};
+	struct mem f;
+	char err[256], buf[128];
+	int fd = memfd_create("late", 0);
+
+	(void)state;
+	meta(&m);
+	assert_int_equal(pdt_recw_open(&w, fd, &m), 0);
+	full(PDT_EV_PERSIST, D1, "/a", 0xffffffff81000110ULL, 0xffffffff81000310ULL);
+	assert_int_equal(pdt_recw_event(&w, &ev, sizeof(ev)), 0);
+	assert_int_equal(pdt_recw_flush(&w), 0); /* no table yet: no KSYMS */
+	pdt_recw_set_ksyms(&w, k);
+	assert_int_equal(pdt_recw_flush(&w), 0); /* no events, the pending symbols */
+	assert_int_equal(pdt_recw_close(&w, k, &e), 0);
+	pdt_recw_free(&w);
+	f = file_of(fd);
+	assert_int_equal(f.p[block_at(&f, 2)], PDT_REC_KSYMS);
+	assert_int_equal(read_mem(&f, f.len, &rec, &l, err, sizeof(err)), 0);
+	assert_false(rec.has_final); /* the late slice resolves as the final table */
+	ksyms_format(rec.ksyms, 0xffffffff81000310ULL, 0, buf, sizeof(buf));
+	assert_string_equal(buf, "vfs_mkdir+0x10");
+	pdt_rec_free(&rec);
+	free(f.p);
+	ksyms_free(k);
+}
+
 /* A file still growing (record still writing) reads as the prefix its size at open says. */
 static void test_size_at_open(void **state)
 {
@@ -610,6 +644,7 @@ int main(void)
 		cmocka_unit_test(test_foreign_layout),
 		cmocka_unit_test(test_replay),
 		cmocka_unit_test(test_mountinfo_index),
+		cmocka_unit_test(test_late_symbols),
 		cmocka_unit_test(test_size_at_open),
 		cmocka_unit_test(test_huge_mounts),
 	};
