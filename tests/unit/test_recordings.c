@@ -259,10 +259,6 @@ static void test_removal(void **state)
 	assert_null(strstr(text, "0xffff"));		  /* no address without --show-addresses */
 	free(text);
 	unload(&l);
-	load_file("rec-faultfs-clean.pdtrec", &l);
-	assert_int_equal(pdt_rules_nfindings(l.rp.rules), 0);
-	assert_int_equal(pdt_report_status(&l.rep, all_kinds), 0);
-	unload(&l);
 }
 
 static int replay_prefix(const unsigned char *data, size_t len, char *err, size_t errlen)
