@@ -42,7 +42,7 @@ BPF_OBJS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.bpf.o,$(BPF_SRCS)) $(TRACK_BCS) $
 SKELS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.skel.h,$(BPF_SRCS)) $(OUTPUT)/track.skel.h
 # Plain C that knows nothing of libbpf: linked into the unit tests too.
 CORE_SRCS := src/requirements.c src/hooks.c src/rules.c src/u64map.c src/ksyms.c src/mountinfo.c \
-	src/report.c src/watch_view.c src/watch_seed.c
+	src/report.c src/watch_view.c src/watch_seed.c src/recfile.c src/replay.c
 APP_SRCS := $(filter-out $(CORE_SRCS),$(wildcard src/*.c))
 CORE_OBJS := $(patsubst src/%.c,$(OUTPUT)/%.o,$(CORE_SRCS))
 APP_OBJS := $(patsubst src/%.c,$(OUTPUT)/%.o,$(APP_SRCS))
@@ -57,7 +57,7 @@ msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
 .PHONY: all clean test unittest hosttest vmtest stress demo bench deps install vmlinux-h format \
-	check-format guest-tools kmod
+	check-format guest-tools kmod fuzz-smoke
 .DELETE_ON_ERROR:
 .SECONDARY: $(BPF_OBJS) $(SKELS)
 
@@ -125,7 +125,7 @@ SAN_OBJS := $(patsubst src/%.c,$(OUTPUT)/san/%.o,$(APP_SRCS) $(CORE_SRCS))
 $(OUTPUT)/tests/%: tests/unit/%.c $(CORE_SRCS) $(HEADERS)
 	$(Q)mkdir -p $(@D)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) $< $(CORE_SRCS) -lcmocka -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -DPDT_SRCDIR='"$(CURDIR)"' $< $(CORE_SRCS) -lcmocka -lz -o $@
 
 $(OUTPUT)/san/%.o: src/%.c $(HEADERS) $(SKELS)
 	$(Q)mkdir -p $(@D)
@@ -181,7 +181,8 @@ install: $(OUTPUT)/pdtrace
 vmlinux-h:
 	$(Q)scripts/gen-vmlinux-h.sh vmlinux/vmlinux.h
 
-FORMAT_SRCS = bpf/*.c src/*.c src/*.h include/*.h tests/unit/*.c tests/vm/guest-tools/*.c
+FORMAT_SRCS = bpf/*.c src/*.c src/*.h include/*.h tests/unit/*.c tests/vm/guest-tools/*.c \
+	tests/fuzz/*.c
 
 format:
 	clang-format -i $(FORMAT_SRCS)
@@ -191,3 +192,21 @@ check-format:
 
 clean:
 	rm -rf $(OUTPUT)
+
+# ---- fuzzing (clang's libFuzzer, ASan, UBSan) ---------------------------
+# The reader, rules engine and report writers: plain C, built for the fuzzer.
+FUZZ_CC ?= clang
+FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	$(WARN) -std=gnu11 -D_GNU_SOURCE -Iinclude -Isrc -DPDT_VERSION_STR='"$(VERSION)"'
+FUZZ_SRCS := src/recfile.c src/replay.c src/rules.c src/u64map.c src/ksyms.c src/mountinfo.c \
+	src/report.c
+FUZZ_TIME ?= 60
+
+$(OUTPUT)/fuzz/fuzz_report: tests/fuzz/fuzz_report.c $(FUZZ_SRCS) $(HEADERS)
+	$(Q)mkdir -p $(@D)
+	$(call msg,FUZZ-CC,$@)
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) $< $(FUZZ_SRCS) -lz -o $@
+
+# CI: the corpus as regression tests, then a bounded session (FUZZ_TIME seconds). TAP.
+fuzz-smoke: $(OUTPUT)/fuzz/fuzz_report
+	$(Q)tests/fuzz/smoke.sh $(FUZZ_TIME)

@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "exit_codes.h"
 #include "log.h"
+#include "rules.h"
 
 struct cli_ctx {
 	const char *name;
@@ -104,4 +105,30 @@ void pdt_unexpected_arg(const char *cmd, const char *arg)
 {
 	pdt_die(PDT_EXIT_ERROR, "%s: unexpected argument '%s' (see 'pdtrace %s --help')", cmd, arg,
 		cmd);
+}
+
+void pdt_parse_kinds(const char *cmd, const char *arg, bool kinds[PDT_KIND_MAX])
+{
+	char *copy = strdup(arg), *tok, *save = NULL;
+	int k;
+
+	if (!copy)
+		pdt_die(PDT_EXIT_ERROR, "%s: out of memory", cmd);
+	memset(kinds, 0, sizeof(bool) * PDT_KIND_MAX);
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		for (k = 0; k < PDT_KIND_MAX; k++)
+			if (!strcmp(tok, pdt_kind_name(k)))
+				break;
+		if (k == PDT_KIND_MAX)
+			pdt_die(
+			    PDT_EXIT_ERROR,
+			    "%s: --fail-on: unknown kind '%s' (leak, imbalance, illegal-removal)",
+			    cmd, tok);
+		kinds[k] = true;
+	}
+	free(copy);
+	for (k = 0; k < PDT_KIND_MAX; k++)
+		if (kinds[k])
+			return;
+	pdt_die(PDT_EXIT_ERROR, "%s: --fail-on needs at least one kind", cmd);
 }

@@ -7,12 +7,11 @@
 #define PDT_CLI_H
 
 #include <argp.h>
+#include <stdbool.h>
+#include "rules.h"
 
 #ifndef PDT_VERSION_STR
 #define PDT_VERSION_STR "unknown"
-/* For commands without positional arguments: one line, exit 2. */
-void pdt_unexpected_arg(const char *cmd, const char *arg) __attribute__((noreturn));
-
 #endif
 #define PDT_VERSION PDT_VERSION_STR
 
@@ -28,5 +27,8 @@ double pdt_parse_seconds(const char *cmd, const char *opt, const char *arg);
 
 /* For commands without positional arguments: one line, exit 2. */
 void pdt_unexpected_arg(const char *cmd, const char *arg) __attribute__((noreturn));
+
+/* --fail-on: "leak,imbalance" -> flags; exits 2 on an unknown kind or none. */
+void pdt_parse_kinds(const char *cmd, const char *arg, bool kinds[PDT_KIND_MAX]);
 
 #endif

@@ -4,22 +4,14 @@
  * event, detach, report. Exit 0 clean, 1 findings of a --fail-on kind, 2 cannot
  * trace, 3 data incomplete (and no such findings).
  */
-#include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
-#include <sys/wait.h>
-#include "child.h"
 #include "cli.h"
 #include "commands.h"
 #include "exit_codes.h"
 #include "log.h"
 #include "output.h"
 #include "report.h"
-#include "tracker.h"
+#include "session.h"
 
 static const char check_name[] = "check";
 
@@ -43,33 +35,6 @@ struct check_args {
 	bool no_dput;
 	char **command;
 };
-
-/* "leak,imbalance" -> flags; exits 2 on an unknown kind. */
-static void pdt_parse_kinds(const char *cmd, const char *arg, bool kinds[PDT_KIND_MAX])
-{
-	char *copy = strdup(arg), *tok, *save = NULL;
-	int k;
-
-	if (!copy)
-		pdt_die(PDT_EXIT_ERROR, "%s: out of memory", cmd);
-	memset(kinds, 0, sizeof(bool) * PDT_KIND_MAX);
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		for (k = 0; k < PDT_KIND_MAX; k++)
-			if (!strcmp(tok, pdt_kind_name(k)))
-				break;
-		if (k == PDT_KIND_MAX)
-			pdt_die(
-			    PDT_EXIT_ERROR,
-			    "%s: --fail-on: unknown kind '%s' (leak, imbalance, illegal-removal)",
-			    cmd, tok);
-		kinds[k] = true;
-	}
-	free(copy);
-	for (k = 0; k < PDT_KIND_MAX; k++)
-		if (kinds[k])
-			return;
-	pdt_die(PDT_EXIT_ERROR, "%s: --fail-on needs at least one kind", cmd);
-}
 
 static error_t parse_check(int key, char *arg, struct argp_state *state)
 {
@@ -119,52 +84,25 @@ static const struct argp check_argp = {
 	NULL,
 };
 
-/* Run COMMAND, delivering events while it runs; returns its shell-style status. */
-static int run_traced(struct pdt_tracker *t, char **command)
-{
-	struct sigaction ign = { .sa_handler = SIG_IGN }, old_int, old_quit;
-	int status = 0, err;
-	pid_t pid, r;
-
-	err = pdt_spawn(command, &pid);
-	if (err) {
-		pdt_tracker_close(t);
-		pdt_die(PDT_EXIT_ERROR, "%s: cannot run '%s': %s", check_name, command[0],
-			strerror(-err));
-	}
-	/* Ctrl-C reaches COMMAND through the terminal; we stay to report. */
-	sigaction(SIGINT, &ign, &old_int);
-	sigaction(SIGQUIT, &ign, &old_quit);
-	do {
-		pdt_tracker_poll(t, 100);
-		r = waitpid(pid, &status, WNOHANG);
-	} while (r == 0 || (r < 0 && errno == EINTR));
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGQUIT, &old_quit, NULL);
-	if (r < 0)
-		return 255;
-	return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
-}
-
 int cmd_check(int argc, char **argv)
 {
 	struct check_args args = { .fail_on = { true, true, true } };
-	struct pdt_tracker_opts topts = {};
+	struct pdt_session_opts so = {};
 	struct pdt_report rep = {};
 	struct pdt_tracker t;
 	char err[300];
 	FILE *out;
-	int k, status;
+	int status;
 
 	pdt_parse_args(&check_argp, check_name, argc, argv, &args);
 	out = pdt_open_output(check_name, args.output);
-	topts.no_dput = args.no_dput;
-	if (pdt_tracker_open(&t, &topts, err, sizeof(err))) {
+	so.tracker.no_dput = args.no_dput;
+	so.command = args.command;
+	if (pdt_session_start(&t, &so, err, sizeof(err)) ||
+	    pdt_session_run(&t, &so, &status, err, sizeof(err))) {
 		pdt_tracker_close(&t);
 		pdt_die(PDT_EXIT_ERROR, "%s: %s", check_name, err);
 	}
-	status = run_traced(&t, args.command);
-	pdt_tracker_stop(&t);
 
 	rep.exit_status = status;
 	rep.argv = args.command;
@@ -172,10 +110,7 @@ int cmd_check(int argc, char **argv)
 	pdt_report_write(out, args.format, &rep);
 	pdt_close_output(check_name, out, args.output);
 
-	status = rep.complete ? PDT_EXIT_OK : PDT_EXIT_INCOMPLETE;
-	for (k = 0; k < PDT_KIND_MAX; k++)
-		if (args.fail_on[k] && pdt_rules_count(t.rules, k))
-			status = PDT_EXIT_FINDINGS;
+	status = pdt_report_status(&rep, args.fail_on);
 	pdt_tracker_close(&t);
 	return status;
 }

@@ -12,7 +12,9 @@ static int cmp_ksym(const void *a, const void *b)
 
 static int add(struct ksyms *k, unsigned long long addr, const char *name, const char *mod)
 {
-	size_t len = strlen(name) + (mod ? strlen(mod) + 3 : 0) + 1;
+	size_t nlen = strlen(name), mlen = mod ? strlen(mod) : 0;
+	size_t len = nlen + (mod ? mlen + 3 : 0) + 1;
+	char *s;
 
 	if (k->n == k->cap) {
 		size_t ncap = k->cap ? k->cap * 2 : 4096;
@@ -24,32 +26,84 @@ static int add(struct ksyms *k, unsigned long long addr, const char *name, const
 		k->cap = ncap;
 	}
 	k->syms[k->n].addr = addr;
-	k->syms[k->n].name = malloc(len);
-	if (!k->syms[k->n].name)
+	k->syms[k->n].size = 0;
+	k->syms[k->n].name = s = malloc(len);
+	if (!s)
 		return -1;
-	if (mod)
-		snprintf(k->syms[k->n].name, len, "%s [%s]", name, mod);
-	else
-		snprintf(k->syms[k->n].name, len, "%s", name);
+	/* "name [mod]", without snprintf: this runs for every kernel symbol. */
+	memcpy(s, name, nlen);
+	if (mod) {
+		memcpy(s + nlen, " [", 2);
+		memcpy(s + nlen + 2, mod, mlen);
+		s[len - 2] = ']';
+	}
+	s[len - 1] = '\0';
 	k->n++;
+	return 0;
+}
+
+static char *skip_space(char *p)
+{
+	while (*p == ' ' || *p == '\t')
+		p++;
+	return p;
+}
+
+/* The next token of at most max bytes, NUL-terminated in place; p moves past it. */
+static char *token(char **p, const char *stops, size_t max)
+{
+	char *t = *p, *e = t + strcspn(t, stops);
+
+	*p = *e ? e + 1 : e;
+	if ((size_t)(e - t) > max)
+		e = t + max;
+	*e = '\0';
+	return t;
+}
+
+/*
+ * One line, "addr type name[ [module]]", as sscanf("%llx %c %255s [%127[^]]]")
+ * reads it, by hand: sscanf made loading kallsyms take seconds under emulation,
+ * and every check and record loads it.
+ */
+static int parse_line(char *line, unsigned long long *addr, char *type, char **name, char **mod)
+{
+	char *p = line, *end;
+
+	*addr = strtoull(p, &end, 16);
+	if (end == p)
+		return -1;
+	p = skip_space(end);
+	if (!*p || *p == '\n')
+		return -1;
+	*type = *p++;
+	p = skip_space(p);
+	if (!*p || *p == '\n')
+		return -1;
+	*name = token(&p, " \t\n", 255);
+	p = skip_space(p);
+	*mod = NULL;
+	if (*p == '[' && p[1] && p[1] != ']' && p[1] != '\n') {
+		p++;
+		*mod = token(&p, "]\n", 127);
+	}
 	return 0;
 }
 
 struct ksyms *ksyms_parse(FILE *fp)
 {
 	struct ksyms *k = calloc(1, sizeof(*k));
-	char line[512], name[256], mod[128], type;
+	char line[512], *name, *mod, type;
 	unsigned long long addr;
 
 	if (!k)
 		return NULL;
 	while (fgets(line, sizeof(line), fp)) {
-		int n = sscanf(line, "%llx %c %255s [%127[^]]]", &addr, &type, name, mod);
-
 		/* Only text symbols, and only real addresses (kptr_restrict shows zeros). */
-		if (n < 3 || !addr || (type != 't' && type != 'T' && type != 'w' && type != 'W'))
+		if (parse_line(line, &addr, &type, &name, &mod) || !addr ||
+		    (type != 't' && type != 'T' && type != 'w' && type != 'W'))
 			continue;
-		if (add(k, addr, name, n == 4 ? mod : NULL)) {
+		if (add(k, addr, name, mod)) {
 			ksyms_free(k);
 			return NULL;
 		}
@@ -98,6 +152,9 @@ const struct ksym *ksyms_find(const struct ksyms *k, unsigned long long addr,
 		else
 			hi = mid;
 	}
+	/* A slice read from a recording knows where a symbol ends: no guessing past it. */
+	if (k->syms[lo].size && addr - k->syms[lo].addr >= k->syms[lo].size)
+		return NULL;
 	if (off)
 		*off = addr - k->syms[lo].addr;
 	return &k->syms[lo];

@@ -7,7 +7,8 @@
 
 struct ksym {
 	unsigned long long addr;
-	char *name; /* "func" or "func [module]" */
+	unsigned long long size; /* bytes the symbol covers; 0: unknown (up to the next one) */
+	char *name;		 /* "func" or "func [module]" */
 };
 
 struct ksyms {
@@ -19,7 +20,7 @@ struct ksyms {
 struct ksyms *ksyms_parse(FILE *fp);
 struct ksyms *ksyms_load(void); /* /proc/kallsyms */
 void ksyms_free(struct ksyms *k);
-/* The symbol at or below addr, and the offset into it; NULL if none. */
+/* The symbol at or below addr, and the offset into it; NULL if none or addr is past its size. */
 const struct ksym *ksyms_find(const struct ksyms *k, unsigned long long addr,
 			      unsigned long long *off);
 /* Is addr inside a BPF program or trampoline (pdtrace's own instrumentation)? */

@@ -15,7 +15,8 @@ struct command {
 
 static const struct command commands[] = {
 	{ "doctor", cmd_doctor }, { "stat", cmd_stat },	  { "check", cmd_check },
-	{ "trace", cmd_trace },	  { "watch", cmd_watch },
+	{ "trace", cmd_trace },	  { "watch", cmd_watch }, { "record", cmd_record },
+	{ "report", cmd_report },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -55,6 +56,8 @@ static char main_doc[] =
     "Commands:\n"
     "  doctor     Check that this kernel and these privileges let pdtrace trace\n"
     "  stat       Count persist/discard calls per superblock while a command runs\n"
+    "  record     Record the tracker's events to a file, for report\n"
+    "  report     Report on a recording, as check would have (any machine)\n"
     "\nRun 'pdtrace COMMAND --help' for a command's options.\n"
     "Exit status: 0 ok, 1 findings, 2 cannot trace or bad usage, 3 incomplete data.";
 

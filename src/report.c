@@ -16,6 +16,35 @@ int pdt_parse_format(const char *s, enum pdt_format *fmt)
 	return 0;
 }
 
+int pdt_report_status(const struct pdt_report *r, const bool fail_on[PDT_KIND_MAX])
+{
+	int k;
+
+	for (k = 0; k < PDT_KIND_MAX; k++)
+		if (fail_on[k] && pdt_rules_count(r->rules, k))
+			return 1;
+	return r->complete ? 0 : 3;
+}
+
+int pdt_mounts_append(struct pdt_mount **v, size_t *n, size_t *cap,
+		      const struct mountinfo_index *ix, unsigned int dev)
+{
+	struct pdt_mount *m;
+
+	if (*n == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 16;
+
+		m = realloc(*v, ncap * sizeof(*m));
+		if (!m)
+			return -1;
+		*v = m;
+		*cap = ncap;
+	}
+	m = &(*v)[(*n)++];
+	m->count = mountinfo_index_lookup(ix, dev, m->path, sizeof(m->path));
+	return 0;
+}
+
 void pdt_format_dev(unsigned int dev, char *buf, size_t n)
 {
 	snprintf(buf, n, "%u:%u", dev >> 20, dev & 0xfffff);
@@ -70,8 +99,23 @@ static void text_report(FILE *fp, const struct pdt_report *r)
 	pdt_report_summary(fp, r);
 }
 
+/* Where the data came from, and why a recording is incomplete beyond the counters. */
+static void text_recording(FILE *fp, const struct pdt_report *r)
+{
+	const struct pdt_recording *rec = r->recording;
+
+	if (!rec)
+		return;
+	fprintf(fp, "recording: %s, by pdtrace %s, started %s, %llu events\n", rec->file,
+		rec->recorded_by, rec->start, rec->events);
+	if (rec->truncated)
+		fprintf(fp, "INCOMPLETE: the recording is %s: findings may be missing\n",
+			rec->truncated);
+}
+
 void pdt_report_summary(FILE *fp, const struct pdt_report *r)
 {
+	bool truncated = r->recording && r->recording->truncated;
 	char dev[24];
 	size_t i;
 
@@ -88,13 +132,19 @@ void pdt_report_summary(FILE *fp, const struct pdt_report *r)
 	}
 	for (i = 0; i < r->nmissing; i++)
 		fprintf(fp, "coverage: %s\n", r->missing[i]);
-	if (!r->complete)
+	text_recording(fp, r);
+	if (!r->complete && (r->lost_events || r->map_full || r->malformed || !truncated))
 		fprintf(fp,
 			"INCOMPLETE: %llu events lost, %llu map insertions refused, %llu malformed "
 			"events: findings may be missing\n",
 			r->lost_events, r->map_full, r->malformed);
-	if (r->argv)
+	if (r->argv && r->argv[0] && r->exit_status >= 0)
 		fprintf(fp, "command: %s exited with status %d\n", r->argv[0], r->exit_status);
+	else if (r->argv && r->argv[0])
+		fprintf(fp, "command: %s (exit status not recorded)\n", r->argv[0]);
+	if (pdt_rules_unlisted(r->rules))
+		fprintf(fp, "findings: %llu more not listed (the first %d are)\n",
+			pdt_rules_unlisted(r->rules), PDT_RULES_MAX_FINDINGS);
 	fprintf(fp, "summary: %llu leak, %llu imbalance, %llu illegal-removal\n",
 		pdt_rules_count(r->rules, PDT_KIND_LEAK),
 		pdt_rules_count(r->rules, PDT_KIND_IMBALANCE),
@@ -175,6 +225,28 @@ void pdt_finding_json(FILE *fp, const struct pdt_finding *f, const struct ksyms 
 	fputc('}', fp);
 }
 
+/* One flat object (no nesting: scripts strip it with one pattern), or null for a live run. */
+static void json_recording(FILE *fp, const struct pdt_recording *rec)
+{
+	fputs(",\"recording\":", fp);
+	if (!rec) {
+		fputs("null", fp);
+		return;
+	}
+	fputs("{\"file\":", fp);
+	json_str(fp, rec->file);
+	fputs(",\"recorded_by\":", fp);
+	json_str(fp, rec->recorded_by);
+	fputs(",\"start\":", fp);
+	json_str(fp, rec->start);
+	fprintf(fp, ",\"events\":%llu,\"truncated\":", rec->events);
+	if (rec->truncated)
+		json_str(fp, rec->truncated);
+	else
+		fputs("null", fp);
+	fputc('}', fp);
+}
+
 static void json_report(FILE *fp, const struct pdt_report *r)
 {
 	size_t i, n;
@@ -187,6 +259,7 @@ static void json_report(FILE *fp, const struct pdt_report *r)
 	fprintf(fp,
 		",\"complete\":%s,\"lost_events\":%llu,\"map_full\":%llu,\"malformed_events\":%llu",
 		r->complete ? "true" : "false", r->lost_events, r->map_full, r->malformed);
+	json_recording(fp, r->recording);
 	fputs(",\"command\":", fp);
 	if (r->argv) {
 		fputs("{\"argv\":[", fp);
@@ -195,7 +268,10 @@ static void json_report(FILE *fp, const struct pdt_report *r)
 				fputc(',', fp);
 			json_str(fp, r->argv[i]);
 		}
-		fprintf(fp, "],\"exit_status\":%d}", r->exit_status);
+		if (r->exit_status >= 0)
+			fprintf(fp, "],\"exit_status\":%d}", r->exit_status);
+		else
+			fputs("],\"exit_status\":null}", fp);
 	} else {
 		fputs("null", fp);
 	}
@@ -229,7 +305,7 @@ static void json_report(FILE *fp, const struct pdt_report *r)
 		    m ? m->count : 0, sb->made, sb->discarded, sb->unpinned, sb->adopted, sb->live,
 		    sb->findings, sb->unmounted ? "true" : "false");
 	}
-	fputs("],\"findings\":[", fp);
+	fprintf(fp, "],\"unlisted_findings\":%llu,\"findings\":[", pdt_rules_unlisted(r->rules));
 	n = pdt_rules_nfindings(r->rules);
 	for (i = 0; i < n; i++) {
 		if (i)
@@ -290,18 +366,30 @@ static void xml_finding_body(FILE *fp, const struct pdt_finding *f, const struct
 static void junit_report(FILE *fp, const struct pdt_report *r)
 {
 	size_t i, j, nsb = pdt_rules_nsbs(r->rules), nf = pdt_rules_nfindings(r->rules);
-	unsigned long long failures = nf + (r->complete ? 0 : 1);
+	unsigned long long failures = nf + (r->complete ? 0 : 1) + !!pdt_rules_unlisted(r->rules);
 	char dev[24];
 
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n", fp);
 	fprintf(fp, "<testsuite name=\"pdtrace\" tests=\"%zu\" failures=\"%llu\" errors=\"0\">\n",
-		nsb + 1, failures);
+		nsb + 1 + !!pdt_rules_unlisted(r->rules), failures);
+	if (pdt_rules_unlisted(r->rules))
+		fprintf(
+		    fp,
+		    "  <testcase classname=\"pdtrace\" name=\"unlisted findings\">\n"
+		    "    <failure type=\"unlisted\" message=\"%llu more findings not listed\"/>\n"
+		    "  </testcase>\n",
+		    pdt_rules_unlisted(r->rules));
 	fputs("  <testcase classname=\"pdtrace\" name=\"complete data\">\n", fp);
-	if (!r->complete)
+	if (!r->complete && r->recording && r->recording->truncated) {
+		fputs("    <failure type=\"incomplete\" message=\"the recording is ", fp);
+		xml_str(fp, r->recording->truncated);
+		fputs("\"/>\n", fp);
+	} else if (!r->complete) {
 		fprintf(fp,
 			"    <failure type=\"incomplete\" message=\"%llu events lost, %llu map "
 			"insertions refused\"/>\n",
 			r->lost_events, r->map_full);
+	}
 	fputs("  </testcase>\n", fp);
 	for (i = 0; i < nsb; i++) {
 		const struct pdt_sb *sb = pdt_rules_sb(r->rules, i);

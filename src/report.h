@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include "ksyms.h"
+#include "mountinfo.h"
 #include "rules.h"
 
 enum pdt_format { PDT_FMT_TEXT, PDT_FMT_JSON, PDT_FMT_JUNIT };
@@ -13,6 +14,15 @@ enum pdt_format { PDT_FMT_TEXT, PDT_FMT_JSON, PDT_FMT_JUNIT };
 struct pdt_mount {
 	char path[256]; /* first mountpoint, "" if not mounted */
 	int count;	/* number of mounts */
+};
+
+/* Where the data came from when the report is of a recording (`pdtrace report`). */
+struct pdt_recording {
+	const char *file;
+	const char *recorded_by; /* pdtrace version that recorded */
+	const char *start;	 /* ISO 8601, UTC */
+	unsigned long long events;
+	const char *truncated; /* why the file stops early; NULL if it does not */
 };
 
 struct pdt_report {
@@ -31,9 +41,18 @@ struct pdt_report {
 	size_t nmissing;
 	const struct ksyms *ksyms;
 	bool show_addresses;
+	const struct pdt_recording *recording; /* NULL: a live run */
 };
 
 int pdt_parse_format(const char *s, enum pdt_format *fmt);
+/*
+ * pdtrace's exit status for a report: 1 findings of a kind in fail_on, else 3
+ * when the data is incomplete, else 0.
+ */
+int pdt_report_status(const struct pdt_report *r, const bool fail_on[PDT_KIND_MAX]);
+/* Append the mount of dev (looked up in ix) to mounts kept parallel to the superblocks. */
+int pdt_mounts_append(struct pdt_mount **v, size_t *n, size_t *cap,
+		      const struct mountinfo_index *ix, unsigned int dev);
 void pdt_report_write(FILE *fp, enum pdt_format fmt, const struct pdt_report *r);
 /* The text report without its findings: superblock table, coverage, summary. */
 void pdt_report_summary(FILE *fp, const struct pdt_report *r);

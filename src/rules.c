@@ -26,6 +26,8 @@ struct pdt_rules {
 	size_t nsbs, cap_sbs;
 	struct pdt_finding *findings;
 	size_t nfindings, cap_findings;
+	struct pdt_finding spill; /* made past the cap: counted, streamed, not kept */
+	unsigned long long unlisted;
 	unsigned long long per_kind[PDT_KIND_MAX];
 	unsigned long long malformed;
 	const char *disabled[16];
@@ -105,6 +107,33 @@ void pdt_rules_disable(struct pdt_rules *r, const char *rule)
 		r->disabled[r->ndisabled++] = rule;
 }
 
+size_t pdt_rules_ndisabled(const struct pdt_rules *r)
+{
+	return r->ndisabled;
+}
+
+const char *pdt_rules_disabled(const struct pdt_rules *r, size_t i)
+{
+	return i < r->ndisabled ? r->disabled[i] : NULL;
+}
+
+const char *pdt_rule_name(const char *name)
+{
+	static const char *const rules[] = {
+		PDT_RULE_BUSY_AT_UMOUNT,     PDT_RULE_PINNED_AFTER_UMOUNT,
+		PDT_RULE_ORPHANED,	     PDT_RULE_DISCARD_UNPERSISTED,
+		PDT_RULE_PERSIST_TWICE,	     PDT_RULE_DPUT_PERSISTENCE_REF,
+		PDT_RULE_SB_BALANCE,	     PDT_RULE_USER_ENTRY_REMOVED,
+		PDT_RULE_CREATE_IN_DEAD_DIR,
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
+		if (!strcmp(rules[i], name))
+			return rules[i];
+	return NULL;
+}
+
 static bool rule_enabled(const struct pdt_rules *r, const char *rule)
 {
 	size_t i;
@@ -118,6 +147,11 @@ static bool rule_enabled(const struct pdt_rules *r, const char *rule)
 size_t pdt_rules_nfindings(const struct pdt_rules *r)
 {
 	return r->nfindings;
+}
+
+unsigned long long pdt_rules_unlisted(const struct pdt_rules *r)
+{
+	return r->unlisted;
 }
 
 const struct pdt_finding *pdt_rules_finding(const struct pdt_rules *r, size_t i)
@@ -204,9 +238,9 @@ static struct pdt_sb *get_sb(struct pdt_rules *r, const struct pdt_event *h,
 static struct pdt_finding *new_finding(struct pdt_rules *r, enum pdt_kind kind, const char *rule,
 				       struct pdt_sb *sb, const struct pdt_event *h)
 {
-	struct pdt_finding *f;
+	struct pdt_finding *f = &r->spill;
 
-	if (r->nfindings == r->cap_findings) {
+	if (r->nfindings < PDT_RULES_MAX_FINDINGS && r->nfindings == r->cap_findings) {
 		size_t ncap = r->cap_findings ? r->cap_findings * 2 : 16;
 		struct pdt_finding *n = realloc(r->findings, ncap * sizeof(*n));
 
@@ -215,7 +249,8 @@ static struct pdt_finding *new_finding(struct pdt_rules *r, enum pdt_kind kind, 
 		r->findings = n;
 		r->cap_findings = ncap;
 	}
-	f = &r->findings[r->nfindings];
+	if (r->nfindings < PDT_RULES_MAX_FINDINGS)
+		f = &r->findings[r->nfindings];
 	memset(f, 0, sizeof(*f));
 	f->kind = kind;
 	f->rule = rule;
@@ -251,7 +286,10 @@ static void describe(struct pdt_finding *f, const struct pdt_event_full *e, cons
 
 static void commit(struct pdt_rules *r, struct pdt_finding *f, struct pdt_sb *sb)
 {
-	r->nfindings++;
+	if (f == &r->spill)
+		r->unlisted++;
+	else
+		r->nfindings++;
 	r->per_kind[f->kind]++;
 	if (sb)
 		sb->findings++;

@@ -73,6 +73,11 @@ void pdt_rules_on_finding(struct pdt_rules *r, pdt_finding_cb cb, void *ctx);
 void pdt_rules_on_new_sb(struct pdt_rules *r, pdt_sb_cb cb, void *ctx);
 /* Disable a rule whose hook is missing: its findings are not made. */
 void pdt_rules_disable(struct pdt_rules *r, const char *rule);
+/* The rules disabled so far (a recording carries them to `report`). */
+size_t pdt_rules_ndisabled(const struct pdt_rules *r);
+const char *pdt_rules_disabled(const struct pdt_rules *r, size_t i);
+/* This pdtrace's own name of a rule (for names read from a file), or NULL if it has none. */
+const char *pdt_rule_name(const char *name);
 
 /*
  * Feed one event as the ring buffer delivered it. Returns 0, or -1 when the
@@ -80,7 +85,14 @@ void pdt_rules_disable(struct pdt_rules *r, const char *rule);
  */
 int pdt_rules_feed(struct pdt_rules *r, const void *data, size_t size);
 
+/*
+ * Findings kept for the report: at most PDT_RULES_MAX_FINDINGS (a recording can
+ * make one event cost many findings). Later ones are counted in the totals and
+ * handed to the on_finding callback, but not kept: pdt_rules_unlisted().
+ */
+#define PDT_RULES_MAX_FINDINGS 10000
 size_t pdt_rules_nfindings(const struct pdt_rules *r);
+unsigned long long pdt_rules_unlisted(const struct pdt_rules *r);
 const struct pdt_finding *pdt_rules_finding(const struct pdt_rules *r, size_t i);
 size_t pdt_rules_nsbs(const struct pdt_rules *r);
 const struct pdt_sb *pdt_rules_sb(const struct pdt_rules *r, size_t i);

@@ -30,19 +30,18 @@ static int on_event(void *ctx, void *data, size_t size)
 static void on_new_sb(const struct pdt_sb *sb, void *ctx)
 {
 	struct pdt_tracker *t = ctx;
-	struct pdt_mount *m;
+	struct mountinfo_index ix;
+	size_t len;
+	char *text = mountinfo_read_self(&len);
 
-	if (t->nmounts == t->cap_mounts) {
-		size_t ncap = t->cap_mounts ? t->cap_mounts * 2 : 16;
-
-		m = realloc(t->mounts, ncap * sizeof(*m));
-		if (!m)
-			return;
-		t->mounts = m;
-		t->cap_mounts = ncap;
+	/* The very text and lookup `report` repeats on a recording's snapshot. */
+	if (!mountinfo_index_build(&ix, text ? text : "", len)) {
+		pdt_mounts_append(&t->mounts, &t->nmounts, &t->cap_mounts, &ix, sb->dev);
+		mountinfo_index_free(&ix);
 	}
-	m = &t->mounts[t->nmounts++];
-	m->count = mountinfo_lookup_self(sb->dev, m->path, sizeof(m->path));
+	if (t->on_new_sb)
+		t->on_new_sb(sb, text ? text : "", len, t->raw_ctx);
+	free(text);
 }
 
 const char *pdt_check_kernel(struct pdt_facts *f, char *err, size_t errlen)
@@ -139,6 +138,7 @@ int pdt_tracker_open(struct pdt_tracker *t, const struct pdt_tracker_opts *o, ch
 		return -1;
 	memcpy(t->release, f.release, sizeof(t->release));
 	t->on_raw = o->on_raw;
+	t->on_new_sb = o->on_new_sb;
 	t->raw_ctx = o->raw_ctx;
 	t->rules = pdt_rules_new();
 	t->skel = track_bpf__open();

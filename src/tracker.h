@@ -16,9 +16,11 @@ struct pdt_tracker_opts {
 	bool no_dput;		    /* leave dput() alone: its rule is off */
 	unsigned int ringbuf_pages; /* power of two; 0: default */
 	unsigned int max_dentries;  /* 0: default */
-	/* Every raw event before the rules see it (trace -v); optional. */
+	/* Every raw event before the rules see it (trace -v, record); optional. */
 	void (*on_raw)(const void *data, size_t size, void *ctx);
-	void *raw_ctx;
+	/* A new superblock, with the mountinfo text its mountpoint was read from (record). */
+	void (*on_new_sb)(const struct pdt_sb *sb, const char *mountinfo, size_t len, void *ctx);
+	void *raw_ctx; /* for both */
 };
 
 struct track_bpf;
@@ -35,6 +37,7 @@ struct pdt_tracker {
 	char release[65];
 	struct ksyms *ksyms; /* read at stop, while our trampolines are still in kallsyms */
 	void (*on_raw)(const void *data, size_t size, void *ctx);
+	void (*on_new_sb)(const struct pdt_sb *sb, const char *mountinfo, size_t len, void *ctx);
 	void *raw_ctx;
 };
 

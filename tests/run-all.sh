@@ -31,6 +31,8 @@ for t in "$build"/tests/test_*; do
 	[ -x "$t" ] && CMOCKA_MESSAGE_OUTPUT=TAP suite "unit/$(basename "$t")" "$t"
 done
 suite host/cli "$top/tests/host/cli.sh"
+# The recording reader under libFuzzer: corpus as regression tests, then ~60 s of fuzzing.
+suite fuzz make -s -C "$top" fuzz-smoke
 suite vm "$top/tests/vm/run.sh"
 
 if [ "$skipped" -gt 0 ]; then

@@ -79,6 +79,75 @@ if ! grep -qw d_make_persistent /proc/kallsyms 2>/dev/null; then
 	one_line_error "check on a kernel without the API" "check: kernel .* lacks the persistent-dentry API: no BTF function d_make_persistent()"
 fi
 
+# record and report. report needs no privileges and no BPF: it runs here, on the
+# recordings made in the VM (tests/fuzz/corpus).
+corpus=$top/tests/fuzz/corpus
+run "record without -o" 2 record -- true
+one_line_error "record without -o" "record: no output file given (-o FILE)"
+run "record with both" 2 record -o "$tmp/r" -d 1 -- true
+one_line_error "record with both" "record: give either --duration or COMMAND, not both"
+run "record bad --duration" 2 record -o "$tmp/r" -d x
+one_line_error "record bad --duration" "record: --duration expects a positive number of seconds"
+run "record unwritable output" 2 record -o /nonexistent/dir/r.pdtrec -- true
+one_line_error "record unwritable output" "record: cannot write '/nonexistent/dir/r.pdtrec'"
+if ! grep -qw d_make_persistent /proc/kallsyms 2>/dev/null; then
+	run "record on a kernel without the API" 2 record -o "$tmp/r.pdtrec" -- true
+	one_line_error "record on a kernel without the API" "record: kernel .* lacks the persistent-dentry API"
+	[ ! -e "$tmp/r.pdtrec" ] && ok "record leaves no file when it cannot trace" || not_ok "record leaves no file when it cannot trace"
+fi
+run "report without file" 2 report
+one_line_error "report without file" "report: no recording given"
+run "report missing file" 2 report "$tmp/nope.pdtrec"
+one_line_error "report missing file" "report: cannot read '$tmp/nope.pdtrec': No such file or directory"
+run "report of a directory" 2 report "$tmp"
+one_line_error "report of a directory" "report: cannot read '$tmp': Is a directory"
+run "report two files" 2 report "$corpus/rec-tmpfs-clean.pdtrec" extra
+one_line_error "report two files" "report: unexpected argument 'extra'"
+run "report bad format" 2 report -f yaml "$corpus/rec-tmpfs-clean.pdtrec"
+one_line_error "report bad format" "report: unknown format 'yaml'"
+run "report bad --fail-on" 2 report --fail-on bogus "$corpus/rec-tmpfs-clean.pdtrec"
+one_line_error "report bad --fail-on" "report: --fail-on: unknown kind 'bogus'"
+: >"$tmp/empty"
+run "report of an empty file" 2 report "$tmp/empty"
+one_line_error "report of an empty file" "report: $tmp/empty: byte 0: the file ends inside its 16-byte header"
+run "report of a text file" 2 report "$top/README.md"
+one_line_error "report of a text file" "report: $top/README.md: byte 0: not a pdtrace recording (bad magic number)"
+# One byte flipped in the middle: the CRC of its block says where.
+cp "$corpus/rec-tmpfs-clean.pdtrec" "$tmp/bad.pdtrec"
+printf '\377' | dd of="$tmp/bad.pdtrec" bs=1 seek=5000 conv=notrunc 2>/dev/null
+run "report of a damaged file" 2 report "$tmp/bad.pdtrec"
+one_line_error "report of a damaged file" "report: $tmp/bad.pdtrec: byte [0-9]*: block [0-9]* ([A-Z_]*, [0-9]* bytes): CRC mismatch"
+for f in "$corpus"/rec-*.pdtrec; do
+	name=$(basename "$f")
+	case "$name" in *truncated*) want=3 ;; rec-faultfs-*) want=1 ;; *) want=0 ;; esac
+	for fmt in text json junit; do
+		run "report -f $fmt $name" "$want" report -f "$fmt" "$f"
+	done
+	if command -v python3 >/dev/null; then
+		"$bin" report -f json "$f" 2>/dev/null | python3 -m json.tool >/dev/null 2>&1 &&
+			ok "report -f json $name: valid JSON" || not_ok "report -f json $name: valid JSON"
+	fi
+done
+run "report -o" 0 report -f json -o "$tmp/r.json" "$corpus/rec-tmpfs-clean.pdtrec"
+grep -q '"made":5,"discarded":3,"unpinned_at_umount":2' "$tmp/r.json" && [ ! -s "$tmp/out" ] &&
+	ok "report -o writes the report there" || not_ok "report -o writes the report there" "$(cat "$tmp/r.json")"
+run "report of a truncated recording" 3 report "$corpus/rec-killed-truncated.pdtrec"
+grep -q '^INCOMPLETE: the recording is truncated at byte' "$tmp/out" && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
+	grep -q '^pdtrace: report: .*: truncated at byte [0-9]*: no END block .*: data incomplete$' "$tmp/err" &&
+	ok "a truncated recording is reported, and said on one stderr line" ||
+	not_ok "a truncated recording is reported, and said on one stderr line" "$(cat "$tmp/err")"
+# Cut here, through a pipe (no file size): still a clean prefix.
+head -c 7000 "$corpus/rec-tmpfs-clean.pdtrec" >"$tmp/cut.pdtrec"
+cat "$tmp/cut.pdtrec" | "$bin" report - >"$tmp/out" 2>"$tmp/err"
+rc=${PIPESTATUS[1]}
+[ "$rc" -eq 3 ] && grep -q 'truncated at byte [0-9]*: block [0-9]* (.*) of [0-9]* bytes is cut short' "$tmp/err" &&
+	ok "report - on a cut pipe: exit 3, says where" || not_ok "report - on a cut pipe: exit $rc" "$(cat "$tmp/err")"
+if command -v setpriv >/dev/null && [ "$(id -u)" -eq 0 ]; then
+	cp "$corpus/rec-tmpfs-clean.pdtrec" "$tmp/nobody.pdtrec" && chmod 644 "$tmp/nobody.pdtrec" && chmod 755 "$tmp"
+	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all "$bin" report "$tmp/nobody.pdtrec" >"$tmp/out" 2>"$tmp/err" &&
+		ok "report runs unprivileged" || not_ok "report runs unprivileged" "$(cat "$tmp/err")"
+fi
+
 # One static file that can be copied to any x86-64 test machine.
 if LC_ALL=C readelf -d "$bin" 2>/dev/null | grep -q NEEDED; then
 	not_ok "pdtrace is statically linked" "$(readelf -d "$bin" | grep NEEDED)"
@@ -131,6 +200,27 @@ for args in "--help" "--version" "--bogus" "frobnicate" "doctor" "doctor -x" \
 			--leak-check=full --errors-for-leak-kinds=definite "$dyn" $args >/dev/null 2>"$tmp/vg.err"
 		rc=$?
 		[ "$rc" -eq "$want" ] && ok "valgrind: pdtrace $args" ||
+			not_ok "valgrind: pdtrace $args: exit $rc, want $want" "$(head -5 "$tmp/vg.err")"
+	fi
+done
+
+# report's paths (the reader, replay, every format) and record's early errors, likewise.
+for args in "report $corpus/rec-faultfs-removal.pdtrec" "report -f json $corpus/rec-faultfs-leak.pdtrec" \
+	"report -f junit --show-addresses $corpus/rec-faultfs-orphan.pdtrec" \
+	"report $corpus/rec-killed-truncated.pdtrec" "report $tmp/bad.pdtrec" "report $tmp/cut.pdtrec" \
+	"report $tmp/empty" "report $top/README.md" "record -o $tmp/v.pdtrec -- true" "record -- true"; do
+	want=$("$bin" $args >/dev/null 2>&1; echo $?)
+	ASAN_OPTIONS=detect_leaks=1:exitcode=98 UBSAN_OPTIONS=halt_on_error=1:exitcode=97 \
+		"$san" $args >/dev/null 2>"$tmp/san.err"
+	rc=$?
+	[ "$rc" -eq "$want" ] && ! grep -q 'Sanitizer\|runtime error' "$tmp/san.err" &&
+		ok "asan+ubsan: pdtrace ${args//$top\//}" ||
+		not_ok "asan+ubsan: pdtrace $args: exit $rc, want $want" "$(head -5 "$tmp/san.err")"
+	if command -v valgrind >/dev/null; then
+		valgrind -q --suppressions="$top/tests/host/valgrind.supp" --error-exitcode=99 \
+			--leak-check=full --errors-for-leak-kinds=definite "$dyn" $args >/dev/null 2>"$tmp/vg.err"
+		rc=$?
+		[ "$rc" -eq "$want" ] && ok "valgrind: pdtrace ${args//$top\//}" ||
 			not_ok "valgrind: pdtrace $args: exit $rc, want $want" "$(head -5 "$tmp/vg.err")"
 	fi
 done

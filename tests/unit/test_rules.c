@@ -394,6 +394,41 @@ static void test_two_superblocks(void **state)
 	pdt_rules_free(r);
 }
 
+static void count_finding(const struct pdt_finding *f, void *ctx)
+{
+	(void)f;
+	(*(unsigned long long *)ctx)++;
+}
+
+/*
+ * One discard can make a finding per child, and a recording can repeat it: a
+ * hostile file made 2 GB of findings from 3 MB. The report keeps the first
+ * PDT_RULES_MAX_FINDINGS; the totals and the stream still count every one.
+ */
+static void test_findings_are_capped(void **state)
+{
+	struct pdt_rules *r = pdt_rules_new();
+	unsigned long long streamed = 0;
+	const uint64_t dir = 0xffff888000d00000ULL;
+	uint64_t i;
+
+	(void)state;
+	pdt_rules_on_finding(r, count_finding, &streamed);
+	for (i = 0; i < 1000; i++)
+		persist(r, 0xffff888010000000ULL + i * 0x100, dir, "/d/c", PDT_ORIGIN_KERNEL, 0);
+	for (i = 0; i < 11; i++) { /* a new d each time, the children still point to it */
+		persist(r, dir, ROOT, "/d", PDT_ORIGIN_KERNEL, PDT_F_IS_DIR);
+		full(PDT_EV_MOVE, 0xffff888010000000ULL, dir, "/d/c", PDT_F_WAS_PERSISTENT);
+		feed(r, &ev);
+		discard(r, dir, ROOT, "/d", 0, 0);
+	}
+	assert_int_equal(pdt_rules_nfindings(r), PDT_RULES_MAX_FINDINGS);
+	assert_int_equal(pdt_rules_count(r, PDT_KIND_LEAK), 11000);
+	assert_int_equal(pdt_rules_unlisted(r), 1000);
+	assert_int_equal(streamed, 11000);
+	pdt_rules_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -414,6 +449,7 @@ int main(void)
 		cmocka_unit_test(test_recycled_superblock),
 		cmocka_unit_test(test_malformed_events),
 		cmocka_unit_test(test_two_superblocks),
+		cmocka_unit_test(test_findings_are_capped),
 	};
 
 	return cmocka_run_group_tests_name("rules", tests, NULL, NULL);

@@ -105,3 +105,14 @@ run_workload() {
 	kernel_complaints | tail -n +"$((before + 1))"
 	if command -v "wl_${name}_cleanup" >/dev/null; then "wl_${name}_cleanup"; fi
 }
+
+# Recordings (record-*.sh). strip FILE: a JSON report without the fields in which
+# `report` legitimately differs from `check` (where the data came from, the command).
+strip() { sed -e 's/,"recording":\(null\|{[^}]*}\)//' -e 's/,"command":\(null\|{[^}]*}\)//' "$1"; }
+# emit FILE NAME: a recording on the results channel, gzipped and base64-encoded, for
+# tests/fuzz/make-recordings.sh to keep in tests/fuzz/corpus.
+emit() {
+	echo "@@REC BEGIN $2"
+	gzip -9c "$1" | base64
+	echo "@@REC END $2"
+}

@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `pdtrace report FILE`: replay a recording through the rules engine and write
+ * the report `check` would have written, with its exit status. Needs no
+ * privileges and no BPF: it runs anywhere. A damaged file is one line, exit 2.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "cli.h"
+#include "commands.h"
+#include "exit_codes.h"
+#include "log.h"
+#include "output.h"
+#include "replay.h"
+
+static const char report_name[] = "report";
+
+enum { OPT_SHOW_ADDRESSES = 0x200, OPT_FAIL_ON };
+
+static const struct argp_option report_options[] = {
+	{ "format", 'f', "FORMAT", 0, "Report format: text (default), json or junit", 0 },
+	{ "output", 'o', "FILE", 0, "Write the report to FILE instead of stdout", 0 },
+	{ "fail-on", OPT_FAIL_ON, "KINDS", 0,
+	  "Exit 1 on findings of these kinds: leak,imbalance,illegal-removal (default: all)", 0 },
+	{ "show-addresses", OPT_SHOW_ADDRESSES, NULL, 0, "Print kernel addresses in stacks", 0 },
+	{},
+};
+
+struct report_args {
+	enum pdt_format format;
+	const char *output;
+	bool fail_on[PDT_KIND_MAX];
+	bool show_addresses;
+	const char *file;
+};
+
+static error_t parse_report(int key, char *arg, struct argp_state *state)
+{
+	struct report_args *a = state->input;
+
+	switch (key) {
+	case 'f':
+		if (pdt_parse_format(arg, &a->format))
+			pdt_die(PDT_EXIT_ERROR, "%s: unknown format '%s' (text, json, junit)",
+				report_name, arg);
+		return 0;
+	case 'o':
+		a->output = arg;
+		return 0;
+	case OPT_FAIL_ON:
+		pdt_parse_kinds(report_name, arg, a->fail_on);
+		return 0;
+	case OPT_SHOW_ADDRESSES:
+		a->show_addresses = true;
+		return 0;
+	case ARGP_KEY_ARG:
+		if (a->file)
+			pdt_unexpected_arg(report_name, arg);
+		a->file = arg;
+		return 0;
+	case ARGP_KEY_END:
+		if (!a->file)
+			pdt_die(PDT_EXIT_ERROR,
+				"%s: no recording given (see 'pdtrace report --help')",
+				report_name);
+		return 0;
+	}
+	return ARGP_ERR_UNKNOWN;
+}
+
+static const struct argp report_argp = {
+	report_options,
+	parse_report,
+	"[OPTION...] FILE",
+	"Report on a recording made by 'pdtrace record' (FILE, or - for stdin): the report "
+	"and exit status 'pdtrace check' would have given. Needs no privileges.\v"
+	"Exit status: 0 no findings, 1 findings of a --fail-on kind, 2 FILE unreadable or "
+	"damaged (one line naming the byte offset), 3 data incomplete (lost events, full maps, "
+	"a truncated recording) and no such findings.",
+	NULL,
+	NULL,
+	NULL,
+};
+
+/* The recording, opened; its size when it is a regular file (else unknown). */
+static FILE *open_recording(const char *path, uint64_t *size)
+{
+	struct stat st;
+	FILE *fp = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+
+	if (!fp)
+		pdt_die(PDT_EXIT_ERROR, "%s: cannot read '%s': %s", report_name, path,
+			strerror(errno));
+	if (fstat(fileno(fp), &st))
+		pdt_die(PDT_EXIT_ERROR, "%s: cannot read '%s': %s", report_name, path,
+			strerror(errno));
+	if (S_ISDIR(st.st_mode))
+		pdt_die(PDT_EXIT_ERROR, "%s: cannot read '%s': %s", report_name, path,
+			strerror(EISDIR));
+	*size = S_ISREG(st.st_mode) ? (uint64_t)st.st_size : UINT64_MAX;
+	return fp;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report_args args = { .fail_on = { true, true, true } };
+	struct pdt_replay rp;
+	struct pdt_report rep;
+	char err[300];
+	uint64_t size;
+	FILE *in, *out;
+	int rc;
+
+	pdt_parse_args(&report_argp, report_name, argc, argv, &args);
+	in = open_recording(args.file, &size);
+	rc = pdt_replay_read(&rp, in, size, err, sizeof(err));
+	if (ferror(in))
+		pdt_die(PDT_EXIT_ERROR, "%s: error reading '%s' at byte %llu: %s", report_name,
+			args.file, (unsigned long long)rp.rec.size, strerror(errno));
+	if (rc)
+		pdt_die(PDT_EXIT_ERROR, "%s: %s: %s", report_name, args.file, err);
+	if (in != stdin)
+		fclose(in);
+
+	out = pdt_open_output(report_name, args.output);
+	pdt_replay_fill_report(&rp, &rep, args.file, args.show_addresses);
+	pdt_report_write(out, args.format, &rep);
+	pdt_close_output(report_name, out, args.output);
+	/* The report says it too, but a CI log shows stderr first. */
+	if (rp.rec.truncated)
+		pdt_err("%s: %s: %s: data incomplete", report_name, args.file,
+			rp.rec.why_truncated);
+	rc = pdt_report_status(&rep, args.fail_on);
+	pdt_replay_free(&rp);
+	return rc;
+}

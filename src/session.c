@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <sys/wait.h>
+#include "child.h"
+#include "session.h"
+
+int pdt_session_start(struct pdt_tracker *t, const struct pdt_session_opts *o, char *err,
+		      size_t errlen)
+{
+	if (pdt_tracker_open(t, &o->tracker, err, errlen))
+		return -1;
+	return o->started ? o->started(t, o->ctx, err, errlen) : 0;
+}
+
+static void poll_once(struct pdt_tracker *t, const struct pdt_session_opts *o)
+{
+	pdt_tracker_poll(t, 100);
+	if (o->tick)
+		o->tick(o->ctx);
+}
+
+/* COMMAND's shell-style status, delivering events while it runs. */
+static int run_command(struct pdt_tracker *t, const struct pdt_session_opts *o, pid_t pid)
+{
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old_int, old_quit;
+	int status = 0;
+	pid_t r;
+
+	/* Ctrl-C reaches COMMAND through the terminal; we stay to report. */
+	sigaction(SIGINT, &ign, &old_int);
+	sigaction(SIGQUIT, &ign, &old_quit);
+	do {
+		poll_once(t, o);
+		r = waitpid(pid, &status, WNOHANG);
+	} while (r == 0 || (r < 0 && errno == EINTR));
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGQUIT, &old_quit, NULL);
+	if (r < 0)
+		return 255;
+	return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+}
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static double since(const struct timespec *start)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - start->tv_sec) + (now.tv_nsec - start->tv_nsec) / 1e9;
+}
+
+/* No COMMAND: until SIGINT or SIGTERM, or the duration. */
+static void wait_stopped(struct pdt_tracker *t, const struct pdt_session_opts *o)
+{
+	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
+	struct timespec start;
+
+	stop = 0;
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	while (!stop && !(o->duration > 0 && since(&start) >= o->duration))
+		poll_once(t, o);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+}
+
+int pdt_session_run(struct pdt_tracker *t, const struct pdt_session_opts *o, int *status, char *err,
+		    size_t errlen)
+{
+	pid_t pid;
+	int rc;
+
+	*status = -1;
+	if (o->command) {
+		rc = pdt_spawn(o->command, &pid);
+		if (rc) {
+			snprintf(err, errlen, "cannot run '%s': %s", o->command[0], strerror(-rc));
+			return -1;
+		}
+		*status = run_command(t, o, pid);
+	} else {
+		wait_stopped(t, o);
+	}
+	pdt_tracker_stop(t);
+	return 0;
+}

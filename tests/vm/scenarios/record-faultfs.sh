@@ -1,0 +1,46 @@
+# record + report equals check on the fault-injection workloads of check-faultfs (a clean
+# workload is record-tmpfs's): for each,
+# record wraps check, so both trace the very same events, and report's JSON (findings with
+# their symbolized stacks, superblock books, mountpoints, coverage) must equal check's
+# once the fields that legitimately differ (recording, command) are removed, and report
+# must exit as check did. The recordings, findings included, are printed for
+# tests/fuzz/make-recordings.sh (gzip, base64).
+# timeout: 300
+# kmods: pdt_faultfs
+. /lib.sh
+m=/mnt/frf
+faultfs_mount $m || finish
+
+# same NAME SHELL-COMMAND [WANT]: check of COMMAND inside record; check must exit WANT (1).
+same() {
+	: >"/tmp/$1.json" # made before either tracer attaches: neither sees it
+	: >"/tmp/$1.pdtrec"
+	$PDTRACE record -o "/tmp/$1.pdtrec" -- $PDTRACE check -f json -o "/tmp/$1.json" -- sh -c "$2" \
+		2>/dev/null
+	expect_eq "$?" 0 "$1: record exit status"
+	$PDTRACE report -f json -o "/tmp/$1-r.json" "/tmp/$1.pdtrec"
+	rc=$?
+	expect_eq "$(sed -n 's/.*"command":{"argv":\[[^]]*\],"exit_status":\([0-9]*\)}.*/\1/p' \
+		"/tmp/$1-r.json")" "${3:-1}" "$1: check's exit status, as recorded"
+	expect_eq "$rc" "${3:-1}" "$1: report exits as check did"
+	if [ "$(strip "/tmp/$1.json")" = "$(strip "/tmp/$1-r.json")" ]; then
+		pass "$1: report JSON equals check JSON ($(grep -o '"kind":"' "/tmp/$1.json" | wc -l) findings)"
+	else
+		fail "$1: report JSON differs from check JSON"
+		strip "/tmp/$1.json"; echo; strip "/tmp/$1-r.json"; echo
+	fi
+	emit "/tmp/$1.pdtrec" "rec-faultfs-$1.pdtrec"
+}
+
+same discard "echo discard-unpersisted nx >$m/ctl"
+same twice "echo persist-twice tw >$m/ctl"
+same dput "echo extra-dput xd >$m/ctl"
+same orphan "echo orphan od >$m/ctl"
+same removal "mkdir $m/kdir/u && touch $m/kdir/u/f && echo remove kdir >$m/ctl"
+umount $m && faultfs_mount $m
+same dead "echo create-in-dead kdir >$m/ctl"
+# Not a mount inside the workload: a superblock's mountpoint is read when its first event
+# is delivered, and the two tracers deliver the mount's own events at different moments,
+# before or after the mount is attached (check alone has that race too).
+umount $m
+finish
