@@ -38,6 +38,7 @@ void pdt_close_output(const char *cmd, FILE *fp, const char *path)
 void pdt_fill_report(struct pdt_report *rep, struct pdt_tracker *t, bool show_addresses)
 {
 	pdt_tracker_losses(t, &rep->lost_events, &rep->map_full);
+	rep->dput_skipped = pdt_tracker_dput_skipped(t);
 	rep->version = PDT_VERSION;
 	rep->kernel = t->release;
 	rep->rules = t->rules;

@@ -132,6 +132,11 @@ void pdt_report_summary(FILE *fp, const struct pdt_report *r)
 	}
 	for (i = 0; i < r->nmissing; i++)
 		fprintf(fp, "coverage: %s\n", r->missing[i]);
+	if (r->dput_skipped)
+		fprintf(fp,
+			"coverage: dput() checked all but %llu calls (the kernel skips a program "
+			"while another run of it is under way on that CPU)\n",
+			r->dput_skipped);
 	text_recording(fp, r);
 	if (!r->complete && (r->lost_events || r->map_full || r->malformed || !truncated))
 		fprintf(fp,
@@ -259,6 +264,7 @@ static void json_report(FILE *fp, const struct pdt_report *r)
 	fprintf(fp,
 		",\"complete\":%s,\"lost_events\":%llu,\"map_full\":%llu,\"malformed_events\":%llu",
 		r->complete ? "true" : "false", r->lost_events, r->map_full, r->malformed);
+	fprintf(fp, ",\"dput_checks_skipped\":%llu", r->dput_skipped);
 	json_recording(fp, r->recording);
 	fputs(",\"command\":", fp);
 	if (r->argv) {

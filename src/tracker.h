@@ -61,6 +61,8 @@ void pdt_tracker_stop(struct pdt_tracker *t);
 /* Events lost to a full ring buffer, and insertions refused by full maps. */
 void pdt_tracker_losses(struct pdt_tracker *t, unsigned long long *lost,
 			unsigned long long *map_full);
+/* Runs of dput()'s check the kernel skipped (not data lost: see tracker.c). */
+unsigned long long pdt_tracker_dput_skipped(struct pdt_tracker *t);
 void pdt_tracker_close(struct pdt_tracker *t);
 
 #endif

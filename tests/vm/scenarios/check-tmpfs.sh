@@ -11,7 +11,7 @@ wl='mount -t tmpfs ck /mnt/t && mkdir -p /mnt/t/a/b && echo x >/mnt/t/a/f &&
 $PDTRACE check -f json -o /tmp/ck.json -- sh -c "$wl"
 expect_eq "$?" 0 "check exit status on a clean workload"
 cat /tmp/ck.json; echo
-sb=$(sed 's/.*"superblocks":\[\(.*\)\],"findings".*/\1/' /tmp/ck.json)
+sb=$(sed 's/.*"superblocks":\[\([^]]*\)\].*/\1/' /tmp/ck.json)
 expect_grep '"fs_type":"tmpfs","s_id":"tmpfs"' /tmp/ck.json "tmpfs superblock reported"
 for kv in '"mountpoint":"/mnt/t"' '"made":5' '"discarded":3' '"unpinned_at_umount":2' \
 	'"persistent_now":0' '"unmounted":true' '"findings":0'; do

@@ -57,7 +57,7 @@ $PDTRACE record -o /tmp/ad.pdtrec -- sh -c 'rm /mnt/ad/x/f && mv /mnt/ad/x /mnt/
 expect_eq "$?" 0 "record of a failing command"
 $PDTRACE report -f json /tmp/ad.pdtrec >/tmp/ad.json
 expect_eq "$?" 0 "report: the command's failure is not a finding"
-expect_grep '"made":1,"discarded":0,"unpinned_at_umount":1,"adopted":3' /tmp/ad.json \
+expect_grep '"made":1,"discarded":1,"unpinned_at_umount":3,"adopted":3' /tmp/ad.json \
 	"made: d; adopted: f discarded, y and y/k unpinned"
 expect_grep '"exit_status":3}' /tmp/ad.json "the command's status"
 emit /tmp/ad.pdtrec rec-tmpfs-adopted.pdtrec

@@ -158,8 +158,9 @@ wl_check_stat() {
 # unpinned at umount, all from its events) against the expectation, superblocks keyed
 # by device like wl_check_stat (a superblock seen twice at one device is summed).
 wl_check_report() {
-	sed -n 's/.*"superblocks":\[\(.*\)\],"findings".*/\1/p' "$1" | sed 's/},{/}\n{/g' |
+	sed -n 's/.*"superblocks":\[\([^]]*\)\].*/\1/p' "$1" | sed 's/},{/}\n{/g' |
 		sed 's/.*"fs_type":"\([^"]*\)".*"dev":"\([^"]*\)".*"made":\([0-9]*\),"discarded":\([0-9]*\),"unpinned_at_umount":\([0-9]*\).*/\1 \2 \3 \4 \5/' >"$1.sbs"
+	[ -s "$1.sbs" ] || { echo "FAIL: no superblocks in check's report $1"; return 1; }
 	awk '
 	FNR == NR { if (NF == 5) { fs[$2] = $1; m[$2] += $3; d[$2] += $4; u[$2] += $5 } else if (NF) { print "FAIL: unparsable superblock: " $0; bad++ } next }
 	NF == 0 || $0 ~ /^#/ { next }
