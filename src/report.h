@@ -30,7 +30,7 @@ struct pdt_report {
 	const char *kernel;
 	bool complete;
 	unsigned long long lost_events;
-	unsigned long long map_full; /* insertions refused by full maps */
+	unsigned long long map_full;	 /* insertions refused by full maps */
 	unsigned long long dput_skipped; /* dput() checks the kernel skipped */
 	unsigned long long malformed;
 	char *const *argv; /* the command, NULL-terminated; NULL if none */
