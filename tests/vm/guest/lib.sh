@@ -110,6 +110,38 @@ run_workload() {
 # `report` legitimately differs from `check` (where the data came from, the command, and
 # dput() checks the kernel skipped: a live counter a recording does not carry).
 strip() { sed -e 's/,"recording":\(null\|{[^}]*}\)//' -e 's/,"command":\(null\|{[^}]*}\)//' -e 's/,"dput_checks_skipped":[0-9]*//' "$1"; }
+# The exit status of the command a JSON report names; the one its data calls for.
+cmd_status() { sed -n 's/.*"command":{"argv":\[[^]]*\],"exit_status":\([0-9]*\)}.*/\1/p' "$1"; }
+# record's exit status for the recording a JSON report describes: 0, or 3 when incomplete.
+rec_status() { if grep -q '"complete":true' "$1"; then echo 0; else echo 3; fi; }
+data_status() {
+	if grep -q '"kind":"' "$1"; then echo 1; elif grep -q '"complete":true' "$1"; then echo 0; else echo 3; fi
+}
+# same_report CHECK_JSON REPORT_JSON REPORT_STATUS WHAT, for record wrapping check: the
+# JSON reports are equal but for strip's fields, and report exits as check did. Each
+# tracer counts its own losses (a run of one tracer's program skipped while preempted says
+# nothing of the other's): when only those differ, each exit status follows its own data.
+same_report() {
+	local c r
+	c=$(strip "$1") r=$(strip "$2")
+	if [ "$c" = "$r" ]; then
+		pass "$4: report JSON equals check JSON ($(grep -o '"kind":"' "$1" | wc -l) findings)"
+		expect_eq "$3" "$(cmd_status "$2")" "$4: report exits as check did"
+		return
+	fi
+	c=$(echo "$c" | sed 's/"complete":[a-z]*,"lost_events":[0-9]*,//')
+	r=$(echo "$r" | sed 's/"complete":[a-z]*,"lost_events":[0-9]*,//')
+	if [ "$c" = "$r" ]; then
+		pass "$4: report JSON equals check JSON but for the losses each tracer counts:" \
+			"$(grep -o '"lost_events":[0-9]*' "$1") in check's," \
+			"$(grep -o '"lost_events":[0-9]*' "$2") in the recording"
+		expect_eq "$3" "$(data_status "$2")" "$4: report's exit status follows its data"
+	else
+		fail "$4: report JSON differs from check JSON"
+		echo "$c"
+		echo "$r"
+	fi
+}
 # emit FILE NAME: a recording on the results channel, gzipped and base64-encoded, for
 # tests/fuzz/make-recordings.sh to keep in tests/fuzz/corpus.
 emit() {

@@ -12,16 +12,12 @@ echo 0 >/proc/sys/kernel/panic_on_oops # let the BUG kill only the umount task
 : >/tmp/l.json
 : >/tmp/l.pdtrec
 $PDTRACE record -o /tmp/l.pdtrec -- $PDTRACE check -f json -o /tmp/l.json -- umount $m 2>/dev/null
-expect_eq "$?" 0 "record exit status"
+rs=$?
 $PDTRACE report -f json -o /tmp/l-r.json /tmp/l.pdtrec
-expect_eq "$?" 1 "report exits 1, as check did"
+same_report /tmp/l.json /tmp/l-r.json "$?" leak
+expect_eq "$rs" "$(rec_status /tmp/l-r.json)" "record exit status"
+expect_eq "$(cmd_status /tmp/l-r.json)" 1 "check exited 1"
 expect_grep '"rule":"busy-at-umount"' /tmp/l-r.json "report: busy-at-umount"
-if [ "$(strip /tmp/l.json)" = "$(strip /tmp/l-r.json)" ]; then
-	pass "report JSON equals check JSON"
-else
-	fail "report JSON differs from check JSON"
-	strip /tmp/l.json; echo; strip /tmp/l-r.json; echo
-fi
 emit /tmp/l.pdtrec rec-faultfs-leak.pdtrec
 (sleep 3; echo o >/proc/sysrq-trigger) &
 finish
