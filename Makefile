@@ -181,7 +181,7 @@ install: $(OUTPUT)/pdtrace
 vmlinux-h:
 	$(Q)scripts/gen-vmlinux-h.sh vmlinux/vmlinux.h
 
-FORMAT_SRCS = bpf/*.c src/*.c src/*.h include/*.h tests/unit/*.c tests/vm/guest-tools/*.c \
+FORMAT_SRCS = bpf/*.c bpf/track/*.c bpf/track/*.h src/*.c src/*.h include/*.h tests/unit/*.c tests/vm/guest-tools/*.c \
 	tests/fuzz/*.c
 
 format:

@@ -113,12 +113,19 @@ struct pdt_task_state {
 	unsigned int umount_depth;
 };
 
-/* Indexes of the tracker's per-CPU counters: anything non-zero makes data incomplete. */
+/*
+ * Indexes of the tracker's per-CPU counters. Anything non-zero up to
+ * PDT_TC_CLAIM_FULL makes data incomplete; PDT_TC_RESCUED counts calls that the
+ * later copy of a program ran because the kernel skipped the first (see
+ * PDT_HOOK in bpf/track/common.bpf.h).
+ */
 enum pdt_track_counter {
 	PDT_TC_LOST_EVENTS, /* ring buffer full */
 	PDT_TC_DENTRY_FULL, /* dentry map full */
 	PDT_TC_TASK_FULL,   /* task map full */
 	PDT_TC_SB_FULL,	    /* superblock map full */
+	PDT_TC_CLAIM_FULL,  /* claims map full: a call may have been handled twice */
+	PDT_TC_RESCUED,	    /* calls a later copy handled */
 	PDT_TC_MAX,
 };
 

@@ -126,6 +126,43 @@ static const char *load_error(int err, char *buf, size_t n)
 	return buf;
 }
 
+/* Which copy of a hook's program (see PDT_HOOK in bpf/track/common.bpf.h): 0 the first. */
+static int copy_rank(const struct bpf_program *prog)
+{
+	const char *name = bpf_program__name(prog);
+	size_t n = strlen(name);
+
+	if (n > 2 && name[n - 2] == '_' && (name[n - 1] == 'b' || name[n - 1] == 'c'))
+		return name[n - 1] - 'a';
+	return 0;
+}
+
+/*
+ * A trampoline runs its most recently attached program first, and the first copy
+ * must run first: attach the last copies, then the middle ones, then the first,
+ * then arm the later copies (before that they would take every call as rescued).
+ */
+static int attach_programs(struct pdt_tracker *t)
+{
+	const struct bpf_object_skeleton *s = t->skel->skeleton;
+	int rank, i;
+
+	for (rank = 2; rank >= 0; rank--)
+		for (i = 0; i < s->prog_cnt; i++) {
+			struct bpf_program *prog = *s->progs[i].prog;
+			struct bpf_link *link;
+
+			if (!bpf_program__autoload(prog) || copy_rank(prog) != rank)
+				continue;
+			link = bpf_program__attach(prog);
+			if (!link)
+				return -errno;
+			*s->progs[i].link = link;
+		}
+	t->skel->bss->pdt_armed = 1;
+	return 0;
+}
+
 int pdt_tracker_open(struct pdt_tracker *t, const struct pdt_tracker_opts *o, char *err,
 		     size_t errlen)
 {
@@ -161,7 +198,7 @@ int pdt_tracker_open(struct pdt_tracker *t, const struct pdt_tracker_opts *o, ch
 		snprintf(err, errlen, "cannot set up the ring buffer: %s", strerror(errno));
 		return -1;
 	}
-	rc = track_bpf__attach(t->skel);
+	rc = attach_programs(t);
 	if (rc) {
 		load_error(rc, err, errlen);
 		return -1;
@@ -189,6 +226,8 @@ int pdt_tracker_poll(struct pdt_tracker *t, int timeout_ms)
 void pdt_tracker_stop(struct pdt_tracker *t)
 {
 	t->ksyms = ksyms_load();
+	/* Disarmed, a later copy left alone cannot count a rescue the first did not need. */
+	t->skel->bss->pdt_armed = 0;
 	track_bpf__detach(t->skel);
 	while (ring_buffer__consume(t->rb) > 0)
 		;
@@ -211,8 +250,9 @@ static unsigned long long counter(struct pdt_tracker *t, unsigned int idx)
 
 /*
  * Runs the kernel skipped: an fentry program does not run while another run of the
- * same program is under way on that CPU (a BPF program can be preempted). A skipped
- * run of a program that keeps the books is an event lost. dput()'s program is
+ * same program is under way on that CPU (a BPF program can be preempted). Every hook
+ * but dput() has three copies, and its call is lost only when all were skipped: the
+ * first copies' misses less the calls the later copies rescued. dput()'s program is
  * counted apart: its skipped runs could only hide a dput-persistence-ref finding,
  * and on a busy machine it is skipped now and then although the books stay exact.
  */
@@ -229,10 +269,11 @@ static unsigned long long recursion_misses(struct pdt_tracker *t, bool dput)
 		if (fd < 0 || (prog == t->skel->progs.track_dput) != dput ||
 		    bpf_obj_get_info_by_fd(fd, &info, &len))
 			continue;
-		total += info.recursion_misses;
 		if (info.recursion_misses && pdt_verbose)
 			fprintf(stderr, "pdtrace: %s skipped %llu times\n", bpf_program__name(prog),
 				(unsigned long long)info.recursion_misses);
+		if (!copy_rank(prog))
+			total += info.recursion_misses;
 	}
 	return total;
 }
@@ -240,9 +281,14 @@ static unsigned long long recursion_misses(struct pdt_tracker *t, bool dput)
 void pdt_tracker_losses(struct pdt_tracker *t, unsigned long long *lost,
 			unsigned long long *map_full)
 {
-	*lost = counter(t, PDT_TC_LOST_EVENTS) + recursion_misses(t, false);
+	unsigned long long misses = recursion_misses(t, false);
+	unsigned long long rescued = counter(t, PDT_TC_RESCUED);
+
+	if (rescued && pdt_verbose)
+		fprintf(stderr, "pdtrace: %llu calls rescued by later copies\n", rescued);
+	*lost = counter(t, PDT_TC_LOST_EVENTS) + (misses > rescued ? misses - rescued : 0);
 	*map_full = counter(t, PDT_TC_DENTRY_FULL) + counter(t, PDT_TC_TASK_FULL) +
-		    counter(t, PDT_TC_SB_FULL);
+		    counter(t, PDT_TC_SB_FULL) + counter(t, PDT_TC_CLAIM_FULL);
 }
 
 unsigned long long pdt_tracker_dput_skipped(struct pdt_tracker *t)

@@ -73,23 +73,106 @@ PDT_MAP_DECL struct {
 } scratch SEC(".maps");
 
 /*
- * Every program runs with preemption off. An fentry program is skipped (a
- * "recursion miss") while another run of the same program is under way on that
- * CPU, and a BPF program is preemptible: a task preempted inside it would make
- * the same hook miss every other task on that CPU meanwhile. It also keeps the
- * per-CPU scratch buffer to one user at a time. (bpf_preempt_disable(): 6.10+.)
+ * Every program runs with preemption off. It keeps the per-CPU scratch buffer to one
+ * user at a time, and narrows the window described below. (bpf_preempt_disable():
+ * 6.10+.)
  */
 extern void bpf_preempt_disable(void) __ksym;
 extern void bpf_preempt_enable(void) __ksym;
 
-#define run_atomic(call)                                                                   \
-	({                                                                                 \
-		int __ret;                                                                 \
-		bpf_preempt_disable();                                                     \
-		__ret = (call);                                                            \
-		bpf_preempt_enable();                                                      \
-		__ret;                                                                     \
+#define run_atomic(call)                                                                           \
+	({                                                                                         \
+		int __ret;                                                                         \
+		bpf_preempt_disable();                                                             \
+		__ret = (call);                                                                    \
+		bpf_preempt_enable();                                                              \
+		__ret;                                                                             \
 	})
+
+/*
+ * Three copies of every program but dput()'s. The kernel skips an fentry/fexit
+ * program (a "recursion miss") while another run of the same program is under way
+ * on that CPU, and a run can be preempted: at bpf_preempt_enable(), where a
+ * reschedule that came due during the run takes effect, or in the trampoline around
+ * the program. A task preempted there makes the hook miss every other task on that
+ * CPU meanwhile: several percent of all calls under the stress scenario on TCG, and
+ * now and then a second copy, busy doing the work the first one missed, is preempted
+ * the same way. The copies (name, name_b, name_c) run one after the other in the same
+ * trampoline call and see the same ctx, an address in that call's stack frame,
+ * unique among calls under way. The first copy claims the call by its ctx; a later
+ * copy that finds the claim leaves the call alone (the last one drops the claim),
+ * and one that finds none knows every copy before it was skipped: it does the work
+ * and claims the call ("rescued"). User space attaches the copies last to first (a
+ * trampoline runs its newest program first), arms them once every first copy is
+ * attached, and counts a call lost only when all were skipped: the first copies'
+ * misses less the rescues. A stale claim (its last copy skipped) can only make a
+ * later call lost, and then it is counted so.
+ */
+PDT_MAP_DECL struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, u64);
+	__type(value, u8);
+} claims SEC(".maps");
+
+/* Set by user space once every first copy is attached (see above). */
+#ifdef PDT_MAPS_OWNER
+volatile int pdt_armed;
+#else
+extern volatile int pdt_armed;
+#endif
+
+static __always_inline void bump(u32 idx)
+{
+	u64 *c = bpf_map_lookup_elem(&track_counters, &idx);
+
+	if (c)
+		*c += 1;
+}
+
+static __always_inline int claim(void *ctx)
+{
+	u64 key = (u64)ctx;
+	u8 one = 1;
+
+	/* Unclaimed, the call would be handled again by a later copy. */
+	if (bpf_map_update_elem(&claims, &key, &one, BPF_ANY))
+		bump(PDT_TC_CLAIM_FULL);
+	return 0;
+}
+
+/* A later copy: should it do the work? The last one drops the claim it finds. */
+static __always_inline bool rescue(void *ctx, bool last)
+{
+	u64 key = (u64)ctx;
+
+	if (!pdt_armed)
+		return false;
+	if (last ? !bpf_map_delete_elem(&claims, &key) : !!bpf_map_lookup_elem(&claims, &key))
+		return false;
+	bump(PDT_TC_RESCUED);
+	if (!last)
+		claim(ctx);
+	return true;
+}
+
+/* The copies of a hook's program; call is the body, in terms of the args' names. */
+#define PDT_HOOK(sec, name, call, args...)                                                         \
+	SEC(sec)                                                                                   \
+	int BPF_PROG(name, ##args)                                                                 \
+	{                                                                                          \
+		return run_atomic(claim(ctx) ?: (call));                                           \
+	}                                                                                          \
+	SEC(sec)                                                                                   \
+	int BPF_PROG(name##_b, ##args)                                                             \
+	{                                                                                          \
+		return run_atomic(rescue(ctx, false) ? (call) : 0);                                \
+	}                                                                                          \
+	SEC(sec)                                                                                   \
+	int BPF_PROG(name##_c, ##args)                                                             \
+	{                                                                                          \
+		return run_atomic(rescue(ctx, true) ? (call) : 0);                                 \
+	}
 
 /* S_DEAD is a #define in include/linux/fs.h (not in BTF), stable since 2.4. */
 #define PDT_S_DEAD (1 << 4)
@@ -98,14 +181,6 @@ static __always_inline u32 persistent_bit(void)
 {
 	/* Never a hard-coded bit: the enum moves between kernels. */
 	return bpf_core_enum_value(enum dentry_flags, DCACHE_PERSISTENT);
-}
-
-static __always_inline void bump(u32 idx)
-{
-	u64 *c = bpf_map_lookup_elem(&track_counters, &idx);
-
-	if (c)
-		*c += 1;
 }
 
 static __always_inline struct pdt_task_state *task_state(bool create)

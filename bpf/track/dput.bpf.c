@@ -24,4 +24,3 @@ int BPF_PROG(track_dput, struct dentry *dentry)
 	bpf_preempt_enable();
 	return 0;
 }
-

@@ -16,58 +16,17 @@ static __always_inline int mark(struct dentry *dentry)
 	return 0;
 }
 
-static __always_inline int origin_create_body(void *ctx, struct inode *dir, struct dentry *dentry)
-{
-	return mark(dentry);
-}
+PDT_HOOK("fentry/security_inode_create", origin_create, mark(dentry), struct inode *dir,
+	 struct dentry *dentry)
 
-SEC("fentry/security_inode_create")
-int BPF_PROG(origin_create, struct inode *dir, struct dentry *dentry)
-{
-	return run_atomic(origin_create_body(ctx, dir, dentry));
-}
+PDT_HOOK("fentry/security_inode_mkdir", origin_mkdir, mark(dentry), struct inode *dir,
+	 struct dentry *dentry)
 
-static __always_inline int origin_mkdir_body(void *ctx, struct inode *dir, struct dentry *dentry)
-{
-	return mark(dentry);
-}
+PDT_HOOK("fentry/security_inode_mknod", origin_mknod, mark(dentry), struct inode *dir,
+	 struct dentry *dentry)
 
-SEC("fentry/security_inode_mkdir")
-int BPF_PROG(origin_mkdir, struct inode *dir, struct dentry *dentry)
-{
-	return run_atomic(origin_mkdir_body(ctx, dir, dentry));
-}
+PDT_HOOK("fentry/security_inode_symlink", origin_symlink, mark(dentry), struct inode *dir,
+	 struct dentry *dentry)
 
-static __always_inline int origin_mknod_body(void *ctx, struct inode *dir, struct dentry *dentry)
-{
-	return mark(dentry);
-}
-
-SEC("fentry/security_inode_mknod")
-int BPF_PROG(origin_mknod, struct inode *dir, struct dentry *dentry)
-{
-	return run_atomic(origin_mknod_body(ctx, dir, dentry));
-}
-
-static __always_inline int origin_symlink_body(void *ctx, struct inode *dir, struct dentry *dentry)
-{
-	return mark(dentry);
-}
-
-SEC("fentry/security_inode_symlink")
-int BPF_PROG(origin_symlink, struct inode *dir, struct dentry *dentry)
-{
-	return run_atomic(origin_symlink_body(ctx, dir, dentry));
-}
-
-static __always_inline int origin_link_body(void *ctx, struct dentry *old_dentry, struct inode *dir, struct dentry *new_dentry)
-{
-	return mark(new_dentry);
-}
-
-SEC("fentry/security_inode_link")
-int BPF_PROG(origin_link, struct dentry *old_dentry, struct inode *dir, struct dentry *new_dentry)
-{
-	return run_atomic(origin_link_body(ctx, old_dentry, dir, new_dentry));
-}
-
+PDT_HOOK("fentry/security_inode_link", origin_link, mark(new_dentry), struct dentry *old_dentry,
+	 struct inode *dir, struct dentry *new_dentry)

@@ -51,11 +51,8 @@ static __always_inline int track_persist_body(void *ctx, struct dentry *dentry, 
 	return 0;
 }
 
-SEC("fentry/d_make_persistent")
-int BPF_PROG(track_persist, struct dentry *dentry, struct inode *inode)
-{
-	return run_atomic(track_persist_body(ctx, dentry, inode));
-}
+PDT_HOOK("fentry/d_make_persistent", track_persist, track_persist_body(ctx, dentry, inode),
+	 struct dentry *dentry, struct inode *inode)
 
 /*
  * A discard becomes a finding (and needs its stack) only when the dentry is not
@@ -96,11 +93,8 @@ static __always_inline int track_discard_body(void *ctx, struct dentry *dentry)
 	return 0;
 }
 
-SEC("fentry/d_make_discardable")
-int BPF_PROG(track_discard, struct dentry *dentry)
-{
-	return run_atomic(track_discard_body(ctx, dentry));
-}
+PDT_HOOK("fentry/d_make_discardable", track_discard, track_discard_body(ctx, dentry),
+	 struct dentry *dentry)
 
 /* A rename moves the dentry under target's parent with target's name. */
 static __always_inline int track_move_body(void *ctx, struct dentry *dentry, struct dentry *target)
@@ -132,9 +126,5 @@ static __always_inline int track_move_body(void *ctx, struct dentry *dentry, str
 	return 0;
 }
 
-SEC("fentry/d_move")
-int BPF_PROG(track_move, struct dentry *dentry, struct dentry *target)
-{
-	return run_atomic(track_move_body(ctx, dentry, target));
-}
-
+PDT_HOOK("fentry/d_move", track_move, track_move_body(ctx, dentry, target), struct dentry *dentry,
+	 struct dentry *target)

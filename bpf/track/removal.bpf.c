@@ -31,70 +31,21 @@ static __always_inline int removal_exit(void)
 	return 0;
 }
 
-static __always_inline int removal_simple_enter_body(void *ctx, struct dentry *dentry)
-{
-	return removal_enter(ctx, dentry);
-}
+PDT_HOOK("fentry/simple_recursive_removal", removal_simple_enter, removal_enter(ctx, dentry),
+	 struct dentry *dentry)
 
-SEC("fentry/simple_recursive_removal")
-int BPF_PROG(removal_simple_enter, struct dentry *dentry)
-{
-	return run_atomic(removal_simple_enter_body(ctx, dentry));
-}
+PDT_HOOK("fexit/simple_recursive_removal", removal_simple_exit, removal_exit(),
+	 struct dentry *dentry)
 
-static __always_inline int removal_simple_exit_body(void *ctx, struct dentry *dentry)
-{
-	return removal_exit();
-}
+PDT_HOOK("fentry/locked_recursive_removal", removal_locked_enter, removal_enter(ctx, dentry),
+	 struct dentry *dentry)
 
-SEC("fexit/simple_recursive_removal")
-int BPF_PROG(removal_simple_exit, struct dentry *dentry)
-{
-	return run_atomic(removal_simple_exit_body(ctx, dentry));
-}
-
-static __always_inline int removal_locked_enter_body(void *ctx, struct dentry *dentry)
-{
-	return removal_enter(ctx, dentry);
-}
-
-SEC("fentry/locked_recursive_removal")
-int BPF_PROG(removal_locked_enter, struct dentry *dentry)
-{
-	return run_atomic(removal_locked_enter_body(ctx, dentry));
-}
-
-static __always_inline int removal_locked_exit_body(void *ctx, struct dentry *dentry)
-{
-	return removal_exit();
-}
-
-SEC("fexit/locked_recursive_removal")
-int BPF_PROG(removal_locked_exit, struct dentry *dentry)
-{
-	return run_atomic(removal_locked_exit_body(ctx, dentry));
-}
+PDT_HOOK("fexit/locked_recursive_removal", removal_locked_exit, removal_exit(),
+	 struct dentry *dentry)
 
 /* configfs removes a group's default groups itself (detach_groups()), then the group. */
-static __always_inline int removal_configfs_enter_body(void *ctx, struct inode *dir, struct dentry *dentry)
-{
-	return removal_enter(ctx, dentry);
-}
+PDT_HOOK("fentry/configfs_rmdir", removal_configfs_enter, removal_enter(ctx, dentry),
+	 struct inode *dir, struct dentry *dentry)
 
-SEC("fentry/configfs_rmdir")
-int BPF_PROG(removal_configfs_enter, struct inode *dir, struct dentry *dentry)
-{
-	return run_atomic(removal_configfs_enter_body(ctx, dir, dentry));
-}
-
-static __always_inline int removal_configfs_exit_body(void *ctx, struct inode *dir, struct dentry *dentry)
-{
-	return removal_exit();
-}
-
-SEC("fexit/configfs_rmdir")
-int BPF_PROG(removal_configfs_exit, struct inode *dir, struct dentry *dentry)
-{
-	return run_atomic(removal_configfs_exit_body(ctx, dir, dentry));
-}
-
+PDT_HOOK("fexit/configfs_rmdir", removal_configfs_exit, removal_exit(), struct inode *dir,
+	 struct dentry *dentry)

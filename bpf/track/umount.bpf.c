@@ -16,11 +16,8 @@ static __always_inline int umount_enter_body(void *ctx, struct super_block *sb)
 	return 0;
 }
 
-SEC("fentry/deactivate_locked_super")
-int BPF_PROG(umount_enter, struct super_block *sb)
-{
-	return run_atomic(umount_enter_body(ctx, sb));
-}
+PDT_HOOK("fentry/deactivate_locked_super", umount_enter, umount_enter_body(ctx, sb),
+	 struct super_block *sb)
 
 static __always_inline int umount_exit_body(void *ctx, struct super_block *sb)
 {
@@ -31,11 +28,8 @@ static __always_inline int umount_exit_body(void *ctx, struct super_block *sb)
 	return 0;
 }
 
-SEC("fexit/deactivate_locked_super")
-int BPF_PROG(umount_exit, struct super_block *sb)
-{
-	return run_atomic(umount_exit_body(ctx, sb));
-}
+PDT_HOOK("fexit/deactivate_locked_super", umount_exit, umount_exit_body(ctx, sb),
+	 struct super_block *sb)
 
 static __always_inline int umount_unpin_body(void *ctx, void *data, struct dentry *dentry)
 {
@@ -58,11 +52,8 @@ static __always_inline int umount_unpin_body(void *ctx, void *data, struct dentr
 	return 0;
 }
 
-SEC("fentry/select_collect_umount")
-int BPF_PROG(umount_unpin, void *data, struct dentry *dentry)
-{
-	return run_atomic(umount_unpin_body(ctx, data, dentry));
-}
+PDT_HOOK("fentry/select_collect_umount", umount_unpin, umount_unpin_body(ctx, data, dentry),
+	 void *data, struct dentry *dentry)
 
 /* The same test as umount_check(): a leaf that is not the root with count 1. */
 static __always_inline int umount_busy_body(void *ctx, void *data, struct dentry *dentry)
@@ -79,11 +70,8 @@ static __always_inline int umount_busy_body(void *ctx, void *data, struct dentry
 	return 0;
 }
 
-SEC("fentry/umount_check")
-int BPF_PROG(umount_busy, void *data, struct dentry *dentry)
-{
-	return run_atomic(umount_busy_body(ctx, data, dentry));
-}
+PDT_HOOK("fentry/umount_check", umount_busy, umount_busy_body(ctx, data, dentry), void *data,
+	 struct dentry *dentry)
 
 static __always_inline int umount_done_body(void *ctx, struct super_block *sb)
 {
@@ -109,9 +97,5 @@ static __always_inline int umount_done_body(void *ctx, struct super_block *sb)
 	return 0;
 }
 
-SEC("fexit/generic_shutdown_super")
-int BPF_PROG(umount_done, struct super_block *sb)
-{
-	return run_atomic(umount_done_body(ctx, sb));
-}
-
+PDT_HOOK("fexit/generic_shutdown_super", umount_done, umount_done_body(ctx, sb),
+	 struct super_block *sb)
