@@ -105,14 +105,14 @@ extern void bpf_preempt_enable(void) __ksym;
  * and claims the call ("rescued"). User space attaches the copies last to first (a
  * trampoline runs its newest program first), arms them once every first copy is
  * attached, and counts a call lost only when all were skipped: the first copies'
- * misses less the rescues. A stale claim (its last copy skipped) can only make a
- * later call lost, and then it is counted so.
+ * misses less the rescues. A stale claim (its last copy skipped) names another
+ * first argument, or at worst makes a later call lost, and then it is counted so.
  */
 PDT_MAP_DECL struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 4096);
-	__type(key, u64);
-	__type(value, u8);
+	__type(key, u64);   /* ctx: the trampoline call */
+	__type(value, u64); /* its first argument */
 } claims SEC(".maps");
 
 /* Set by user space once every first copy is attached (see above). */
@@ -132,23 +132,31 @@ static __always_inline void bump(u32 idx)
 
 static __always_inline int claim(void *ctx)
 {
-	u64 key = (u64)ctx;
-	u8 one = 1;
+	u64 key = (u64)ctx, arg = ((u64 *)ctx)[0];
 
 	/* Unclaimed, the call would be handled again by a later copy. */
-	if (bpf_map_update_elem(&claims, &key, &one, BPF_ANY))
+	if (bpf_map_update_elem(&claims, &key, &arg, BPF_ANY))
 		bump(PDT_TC_CLAIM_FULL);
 	return 0;
 }
 
-/* A later copy: should it do the work? The last one drops the claim it finds. */
+/*
+ * A later copy: should it do the work? A claim is this call's when it names the same
+ * first argument; one that does not is stale, left by an earlier call at the same
+ * address whose last copy was skipped. The last copy drops the claim.
+ */
 static __always_inline bool rescue(void *ctx, bool last)
 {
-	u64 key = (u64)ctx;
+	u64 key = (u64)ctx, *arg;
+	bool claimed;
 
 	if (!pdt_armed)
 		return false;
-	if (last ? !bpf_map_delete_elem(&claims, &key) : !!bpf_map_lookup_elem(&claims, &key))
+	arg = bpf_map_lookup_elem(&claims, &key);
+	claimed = arg && *arg == ((u64 *)ctx)[0];
+	if (last && arg)
+		bpf_map_delete_elem(&claims, &key);
+	if (claimed)
 		return false;
 	bump(PDT_TC_RESCUED);
 	if (!last)
