@@ -148,7 +148,7 @@ unittest: $(UNIT_TESTS) $(OUTPUT)/san/pdtrace $(OUTPUT)/dyn/pdtrace
 test: deps all unittest guest-tools
 	$(Q)tests/run-all.sh
 
-# The concurrency stress scenario (tests/vm/scenarios/stress.sh), not part of make test.
+# The concurrency stress scenario alone, verbose (it is also part of make test).
 stress: deps all guest-tools
 	$(Q)tests/vm/run.sh -v stress
 

@@ -14,6 +14,7 @@
 #include <bpf/libbpf.h>
 #include "child.h"
 #include "cli.h"
+#include "stop.h"
 #include "commands.h"
 #include "exit_codes.h"
 #include "log.h"
@@ -63,26 +64,18 @@ static const struct argp stat_argp = {
 	NULL,
 };
 
-static volatile sig_atomic_t stop;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
-
 static void wait_duration(double seconds)
 {
-	struct sigaction sa = { .sa_handler = on_signal };
 	struct timespec ts = { .tv_sec = 0, .tv_nsec = 100 * 1000 * 1000 };
+	struct pdt_stop_guard g;
 	double waited = 0;
 
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	while (!stop && (seconds <= 0 || waited < seconds)) {
+	pdt_stop_catch(&g);
+	while (!pdt_stop_requested() && (seconds <= 0 || waited < seconds)) {
 		nanosleep(&ts, NULL);
 		waited += 0.1;
 	}
+	pdt_stop_release(&g);
 }
 
 struct sb_row {
@@ -120,21 +113,6 @@ static int print_stats(struct stat_bpf *skel)
 		       rows[i].st.made, rows[i].st.discarded);
 	}
 	return n;
-}
-
-static unsigned long long sum_counter(struct stat_bpf *skel, unsigned int idx)
-{
-	int ncpu = libbpf_num_possible_cpus(), i;
-	unsigned long long total = 0, *vals;
-
-	if (ncpu <= 0)
-		return 0;
-	vals = calloc(ncpu, sizeof(*vals));
-	if (vals && !bpf_map_lookup_elem(bpf_map__fd(skel->maps.counters), &idx, vals))
-		for (i = 0; i < ncpu; i++)
-			total += vals[i];
-	free(vals);
-	return total;
 }
 
 static int run_workload(const struct stat_args *a)
@@ -182,7 +160,7 @@ int cmd_stat(int argc, char **argv)
 	status = run_workload(&args);
 	stat_bpf__detach(skel);
 	print_stats(skel);
-	full = sum_counter(skel, PDT_CNT_SB_FULL);
+	full = pdt_percpu_sum(bpf_map__fd(skel->maps.counters), PDT_CNT_SB_FULL);
 	if (full) {
 		fprintf(
 		    stderr,

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include "child.h"
 #include "session.h"
+#include "stop.h"
 
 int pdt_session_start(struct pdt_tracker *t, const struct pdt_session_opts *o, char *err,
 		      size_t errlen)
@@ -66,14 +67,6 @@ static int run_command(struct pdt_tracker *t, const struct pdt_session_opts *o, 
 	return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
 }
 
-static volatile sig_atomic_t stop;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
-
 static double since(const struct timespec *start)
 {
 	struct timespec now;
@@ -85,17 +78,14 @@ static double since(const struct timespec *start)
 /* No COMMAND: until SIGINT or SIGTERM, or the duration. */
 static void wait_stopped(struct pdt_tracker *t, const struct pdt_session_opts *o)
 {
-	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
+	struct pdt_stop_guard g;
 	struct timespec start;
 
-	stop = 0;
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
+	pdt_stop_catch(&g);
 	clock_gettime(CLOCK_MONOTONIC, &start);
-	while (!stop && !(o->duration > 0 && since(&start) >= o->duration))
+	while (!pdt_stop_requested() && !(o->duration > 0 && since(&start) >= o->duration))
 		poll_once(t, o);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
+	pdt_stop_release(&g);
 }
 
 int pdt_session_run(struct pdt_tracker *t, const struct pdt_session_opts *o, int *status, char *err,

@@ -233,7 +233,7 @@ void pdt_tracker_stop(struct pdt_tracker *t)
 		;
 }
 
-static unsigned long long counter(struct pdt_tracker *t, unsigned int idx)
+unsigned long long pdt_percpu_sum(int map_fd, unsigned int idx)
 {
 	int ncpu = libbpf_num_possible_cpus(), i;
 	unsigned long long total = 0, *vals;
@@ -241,11 +241,16 @@ static unsigned long long counter(struct pdt_tracker *t, unsigned int idx)
 	if (ncpu <= 0)
 		return 0;
 	vals = calloc(ncpu, sizeof(*vals));
-	if (vals && !bpf_map_lookup_elem(bpf_map__fd(t->skel->maps.track_counters), &idx, vals))
+	if (vals && !bpf_map_lookup_elem(map_fd, &idx, vals))
 		for (i = 0; i < ncpu; i++)
 			total += vals[i];
 	free(vals);
 	return total;
+}
+
+static unsigned long long counter(struct pdt_tracker *t, unsigned int idx)
+{
+	return pdt_percpu_sum(bpf_map__fd(t->skel->maps.track_counters), idx);
 }
 
 /*

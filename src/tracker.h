@@ -58,7 +58,12 @@ int pdt_tracker_poll(struct pdt_tracker *t, int timeout_ms);
  * detach every program (no new events), then deliver what is left in the buffer.
  */
 void pdt_tracker_stop(struct pdt_tracker *t);
-/* Events lost to a full ring buffer, and insertions refused by full maps. */
+/* Sum over CPUs of entry idx of a per-CPU array of u64 counters (0 when unreadable). */
+unsigned long long pdt_percpu_sum(int map_fd, unsigned int idx);
+/*
+ * Events lost (a full ring buffer, hook calls the kernel skipped on every copy of
+ * the program), and insertions refused by full maps.
+ */
 void pdt_tracker_losses(struct pdt_tracker *t, unsigned long long *lost,
 			unsigned long long *map_full);
 /* Runs of dput()'s check the kernel skipped (not data lost: see tracker.c). */

@@ -169,17 +169,18 @@ static __always_inline bool rescue(void *ctx, bool last)
 	SEC(sec)                                                                                   \
 	int BPF_PROG(name, ##args)                                                                 \
 	{                                                                                          \
-		return run_atomic(claim(ctx) ?: (call));                                           \
+		claim(ctx);                                                                        \
+		return run_atomic(call);                                                           \
 	}                                                                                          \
 	SEC(sec)                                                                                   \
 	int BPF_PROG(name##_b, ##args)                                                             \
 	{                                                                                          \
-		return run_atomic(rescue(ctx, false) ? (call) : 0);                                \
+		return rescue(ctx, false) ? run_atomic(call) : 0;                                  \
 	}                                                                                          \
 	SEC(sec)                                                                                   \
 	int BPF_PROG(name##_c, ##args)                                                             \
 	{                                                                                          \
-		return run_atomic(rescue(ctx, true) ? (call) : 0);                                 \
+		return rescue(ctx, true) ? run_atomic(call) : 0;                                   \
 	}
 
 /* S_DEAD is a #define in include/linux/fs.h (not in BTF), stable since 2.4. */

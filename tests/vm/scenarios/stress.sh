@@ -4,7 +4,6 @@
 # Clean: no findings, complete data, every superblock's books back to zero. Then the
 # same with pdtfaultfs bugs injected from a concurrent process: exactly those findings.
 # timeout: 420
-# suite: stress
 # modules: nvmet
 # kmods: pdt_faultfs
 . /lib.sh
