@@ -44,15 +44,24 @@ static error_t parse_help(int key, char *arg, struct argp_state *state)
 	return ARGP_ERR_UNKNOWN;
 }
 
-/* Does ARG name an option of ARGP that takes a value? Then the value was missing. */
+/*
+ * Does ARG name an option of ARGP (or of its children, e.g. the tracing options)
+ * that takes a value? Then the value was missing.
+ */
 static const struct argp_option *find_option(const struct argp *argp, const char *arg)
 {
 	const struct argp_option *o;
+	const struct argp_child *c;
 
 	for (o = argp->options; o && (o->name || o->key || o->doc); o++) {
 		if (arg[0] == '-' && arg[1] == '-' && o->name && !strcmp(arg + 2, o->name))
 			return o;
 		if (arg[0] == '-' && arg[1] != '-' && arg[1] == o->key && !arg[2])
+			return o;
+	}
+	for (c = argp->children; c && c->argp; c++) {
+		o = find_option(c->argp, arg);
+		if (o)
 			return o;
 	}
 	return NULL;

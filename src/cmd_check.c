@@ -12,10 +12,11 @@
 #include "output.h"
 #include "report.h"
 #include "session.h"
+#include "trace_opts.h"
 
 static const char check_name[] = "check";
 
-enum { OPT_SHOW_ADDRESSES = 0x200, OPT_NO_DPUT, OPT_FAIL_ON };
+enum { OPT_SHOW_ADDRESSES = 0x200, OPT_FAIL_ON };
 
 static const struct argp_option check_options[] = {
 	{ "format", 'f', "FORMAT", 0, "Report format: text (default), json or junit", 0 },
@@ -23,7 +24,6 @@ static const struct argp_option check_options[] = {
 	{ "fail-on", OPT_FAIL_ON, "KINDS", 0,
 	  "Exit 1 on findings of these kinds: leak,imbalance,illegal-removal (default: all)", 0 },
 	{ "show-addresses", OPT_SHOW_ADDRESSES, NULL, 0, "Print kernel addresses in stacks", 0 },
-	{ "no-dput", OPT_NO_DPUT, NULL, 0, "Do not trace dput() (its rule is then off)", 0 },
 	{},
 };
 
@@ -32,7 +32,7 @@ struct check_args {
 	const char *output;
 	bool fail_on[PDT_KIND_MAX];
 	bool show_addresses;
-	bool no_dput;
+	struct pdt_tracker_opts tracker;
 	char **command;
 };
 
@@ -55,8 +55,8 @@ static error_t parse_check(int key, char *arg, struct argp_state *state)
 	case OPT_SHOW_ADDRESSES:
 		a->show_addresses = true;
 		return 0;
-	case OPT_NO_DPUT:
-		a->no_dput = true;
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &a->tracker;
 		return 0;
 	case ARGP_KEY_ARG:
 		a->command = &state->argv[state->next - 1];
@@ -79,7 +79,7 @@ static const struct argp check_argp = {
 	"illegal recursive removals.\v"
 	"Exit status: 0 no findings, 1 findings of a --fail-on kind, 2 pdtrace could not "
 	"trace, 3 data incomplete (lost events, full maps) and no such findings.",
-	NULL,
+	pdt_trace_children,
 	NULL,
 	NULL,
 };
@@ -96,7 +96,7 @@ int cmd_check(int argc, char **argv)
 
 	pdt_parse_args(&check_argp, check_name, argc, argv, &args);
 	out = pdt_open_output(check_name, args.output);
-	so.tracker.no_dput = args.no_dput;
+	so.tracker = args.tracker;
 	so.command = args.command;
 	if (pdt_session_start(&t, &so, err, sizeof(err)) ||
 	    pdt_session_run(&t, &so, &status, err, sizeof(err))) {

@@ -21,22 +21,20 @@
 #include "mountinfo.h"
 #include "recfile.h"
 #include "session.h"
+#include "trace_opts.h"
 
 static const char record_name[] = "record";
-
-enum { OPT_NO_DPUT = 0x200 };
 
 static const struct argp_option record_options[] = {
 	{ "output", 'o', "FILE", 0, "Write the recording to FILE (required)", 0 },
 	{ "duration", 'd', "SECONDS", 0, "Without COMMAND: stop after this long", 0 },
-	{ "no-dput", OPT_NO_DPUT, NULL, 0, "Do not trace dput() (its rule is then off)", 0 },
 	{},
 };
 
 struct record_args {
 	const char *output;
 	double duration;
-	bool no_dput;
+	struct pdt_tracker_opts tracker;
 	char **command;
 };
 
@@ -51,8 +49,8 @@ static error_t parse_record(int key, char *arg, struct argp_state *state)
 	case 'd':
 		a->duration = pdt_parse_seconds(record_name, "--duration", arg);
 		return 0;
-	case OPT_NO_DPUT:
-		a->no_dput = true;
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &a->tracker;
 		return 0;
 	case ARGP_KEY_ARG:
 		a->command = &state->argv[state->next - 1];
@@ -79,7 +77,7 @@ static const struct argp record_argp = {
 	"FILE holds kernel addresses (it is created mode 0600). "
 	"Exit status: 0 recorded, 2 could not trace or write FILE, 3 recorded but data "
 	"incomplete (lost events, full maps). Findings do not change it: report decides.",
-	NULL,
+	pdt_trace_children,
 	NULL,
 	NULL,
 };
@@ -247,15 +245,15 @@ static void give_up(struct recorder *rec, struct pdt_tracker *t, const char *err
 static void session_opts(struct pdt_session_opts *so, const struct record_args *a,
 			 struct recorder *rec)
 {
-	*so = (struct pdt_session_opts){ .tracker = { .no_dput = a->no_dput,
-						      .on_raw = on_raw,
-						      .on_new_sb = on_new_sb,
-						      .raw_ctx = rec },
+	*so = (struct pdt_session_opts){ .tracker = a->tracker,
 					 .command = a->command,
 					 .duration = a->duration,
 					 .started = on_started,
 					 .tick = on_tick,
 					 .ctx = rec };
+	so->tracker.on_raw = on_raw;
+	so->tracker.on_new_sb = on_new_sb;
+	so->tracker.raw_ctx = rec;
 }
 
 int cmd_record(int argc, char **argv)

@@ -13,18 +13,18 @@
 #include "log.h"
 #include "output.h"
 #include "report.h"
+#include "trace_opts.h"
 #include "tracker.h"
 
 static const char trace_name[] = "trace";
 
-enum { OPT_SHOW_ADDRESSES = 0x200, OPT_NO_DPUT };
+enum { OPT_SHOW_ADDRESSES = 0x200 };
 
 static const struct argp_option trace_options[] = {
 	{ "format", 'f', "FORMAT", 0, "text (default) or json (one object per line)", 0 },
 	{ "duration", 'd', "SECONDS", 0, "Stop after this long (default: until Ctrl-C)", 0 },
 	{ "verbose", 'v', NULL, 0, "Also print every lifecycle event", 0 },
 	{ "show-addresses", OPT_SHOW_ADDRESSES, NULL, 0, "Print kernel addresses in stacks", 0 },
-	{ "no-dput", OPT_NO_DPUT, NULL, 0, "Do not trace dput() (its rule is then off)", 0 },
 	{},
 };
 
@@ -33,7 +33,7 @@ struct trace_args {
 	double duration;
 	bool verbose;
 	bool show_addresses;
-	bool no_dput;
+	struct pdt_tracker_opts tracker;
 };
 
 struct trace_ctx {
@@ -61,8 +61,8 @@ static error_t parse_trace(int key, char *arg, struct argp_state *state)
 	case OPT_SHOW_ADDRESSES:
 		a->show_addresses = true;
 		return 0;
-	case OPT_NO_DPUT:
-		a->no_dput = true;
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &a->tracker;
 		return 0;
 	case ARGP_KEY_ARG:
 		pdt_unexpected_arg(trace_name, arg);
@@ -77,7 +77,7 @@ static const struct argp trace_argp = {
 	"Trace persistent dentries system-wide and print findings as they happen, until "
 	"Ctrl-C or --duration; a summary at exit.\v"
 	"Exit status: 0 no findings, 1 findings, 2 pdtrace could not trace, 3 data incomplete.",
-	NULL,
+	pdt_trace_children,
 	NULL,
 	NULL,
 };
@@ -161,19 +161,17 @@ int cmd_trace(int argc, char **argv)
 {
 	struct trace_args args = {};
 	struct trace_ctx tc = { &args, NULL, 0 };
-	struct pdt_tracker_opts topts = {};
 	struct pdt_report rep = {};
 	struct pdt_tracker t;
 	char err[300];
 	int status;
 
 	pdt_parse_args(&trace_argp, trace_name, argc, argv, &args);
-	topts.no_dput = args.no_dput;
 	if (args.verbose) {
-		topts.on_raw = print_event;
-		topts.raw_ctx = &tc;
+		args.tracker.on_raw = print_event;
+		args.tracker.raw_ctx = &tc;
 	}
-	if (pdt_tracker_open(&t, &topts, err, sizeof(err))) {
+	if (pdt_tracker_open(&t, &args.tracker, err, sizeof(err))) {
 		pdt_tracker_close(&t);
 		pdt_die(PDT_EXIT_ERROR, "%s: %s", trace_name, err);
 	}

@@ -23,13 +23,14 @@
 #include "log.h"
 #include "mountinfo.h"
 #include "report.h"
+#include "trace_opts.h"
 #include "tracker.h"
 #include "watch_seed.h"
 #include "watch_view.h"
 
 static const char watch_name[] = "watch";
 
-enum { OPT_PROM = 0x200, OPT_SORT, OPT_FS, OPT_JSON, OPT_NO_DPUT };
+enum { OPT_PROM = 0x200, OPT_SORT, OPT_FS, OPT_JSON };
 
 static const struct argp_option watch_options[] = {
 	{ "interval", 'i', "SECONDS", 0, "Refresh every SECONDS (default 1)", 0 },
@@ -39,7 +40,6 @@ static const struct argp_option watch_options[] = {
 	  "persistent (default), made, discarded, fstype or mountpoint", 0 },
 	{ "json", OPT_JSON, NULL, 0, "One JSON object per interval", 0 },
 	{ "prometheus", OPT_PROM, "FILE", 0, "Rewrite FILE each interval (textfile collector)", 0 },
-	{ "no-dput", OPT_NO_DPUT, NULL, 0, "Do not trace dput() (its rule is then off)", 0 },
 	{},
 };
 
@@ -54,7 +54,7 @@ struct watch_args {
 	enum watch_sort sort;
 	bool json;
 	const char *prometheus;
-	bool no_dput;
+	struct pdt_tracker_opts tracker;
 };
 
 /* One row's identity across intervals: a seeded mount, a traced superblock, or both. */
@@ -144,8 +144,8 @@ static error_t parse_watch(int key, char *arg, struct argp_state *state)
 	case OPT_PROM:
 		a->prometheus = arg;
 		return 0;
-	case OPT_NO_DPUT:
-		a->no_dput = true;
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &a->tracker;
 		return 0;
 	case ARGP_KEY_ARG:
 		pdt_unexpected_arg(watch_name, arg);
@@ -160,7 +160,7 @@ static const struct argp watch_argp = {
 	"Show live per-superblock persistent dentry counts, refreshed every interval.\v"
 	"Rows marked * were seeded by walking the tree at start-up. On a terminal, q or Ctrl-C "
 	"quits. Exit status: 0, 1 if findings were made, 2 cannot trace, 3 data incomplete.",
-	NULL,
+	pdt_trace_children,
 	NULL,
 	NULL,
 };
@@ -436,14 +436,12 @@ int cmd_watch(int argc, char **argv)
 {
 	struct watch_args args = { .interval = 1.0, .sort = WATCH_SORT_PERSISTENT };
 	struct watch_state w = { .args = &args };
-	struct pdt_tracker_opts topts = {};
 	struct sigaction sa = { .sa_handler = on_stop }, wa = { .sa_handler = on_winch };
 	unsigned long long lost, full;
 	char err[300];
 
 	pdt_parse_args(&watch_argp, watch_name, argc, argv, &args);
-	topts.no_dput = args.no_dput;
-	if (pdt_tracker_open(&w.t, &topts, err, sizeof(err))) {
+	if (pdt_tracker_open(&w.t, &args.tracker, err, sizeof(err))) {
 		pdt_tracker_close(&w.t);
 		pdt_die(PDT_EXIT_ERROR, "%s: %s", watch_name, err);
 	}

@@ -13,9 +13,6 @@
 #include "tracker.h"
 #include "track.skel.h"
 
-#define DEFAULT_RINGBUF_PAGES 2048 /* 8 MiB */
-#define DEFAULT_MAX_DENTRIES 131072
-
 static int on_event(void *ctx, void *data, size_t size)
 {
 	struct pdt_tracker *t = ctx;
@@ -166,7 +163,7 @@ static int attach_programs(struct pdt_tracker *t)
 int pdt_tracker_open(struct pdt_tracker *t, const struct pdt_tracker_opts *o, char *err,
 		     size_t errlen)
 {
-	unsigned int pages = o->ringbuf_pages ? o->ringbuf_pages : DEFAULT_RINGBUF_PAGES;
+	unsigned int pages = o->ringbuf_pages ? o->ringbuf_pages : PDT_DEFAULT_RINGBUF_PAGES;
 	struct pdt_facts f;
 	int rc;
 
@@ -187,7 +184,7 @@ int pdt_tracker_open(struct pdt_tracker *t, const struct pdt_tracker_opts *o, ch
 	select_programs(t, &f, o);
 	bpf_map__set_max_entries(t->skel->maps.events, pages * 4096);
 	bpf_map__set_max_entries(t->skel->maps.dentries,
-				 o->max_dentries ? o->max_dentries : DEFAULT_MAX_DENTRIES);
+				 o->max_dentries ? o->max_dentries : PDT_DEFAULT_MAX_DENTRIES);
 	rc = track_bpf__load(t->skel);
 	if (rc) {
 		load_error(rc, err, errlen);

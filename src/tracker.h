@@ -12,10 +12,13 @@
 #include "report.h"
 #include "rules.h"
 
+#define PDT_DEFAULT_RINGBUF_PAGES 2048 /* 8 MiB */
+#define PDT_DEFAULT_MAX_DENTRIES 131072
+
 struct pdt_tracker_opts {
 	bool no_dput;		    /* leave dput() alone: its rule is off */
-	unsigned int ringbuf_pages; /* power of two; 0: default */
-	unsigned int max_dentries;  /* 0: default */
+	unsigned int ringbuf_pages; /* of 4 KiB, power of two; 0: PDT_DEFAULT_RINGBUF_PAGES */
+	unsigned int max_dentries;  /* entries of the dentry map; 0: PDT_DEFAULT_MAX_DENTRIES */
 	/* Every raw event before the rules see it (trace -v, record); optional. */
 	void (*on_raw)(const void *data, size_t size, void *ctx);
 	/* A new superblock, with the mountinfo text its mountpoint was read from (record). */

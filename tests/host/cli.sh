@@ -74,9 +74,49 @@ run "trace junit" 2 trace -f junit
 one_line_error "trace junit" "trace: unknown format 'junit'"
 run "trace extra argument" 2 trace foo
 one_line_error "trace extra argument" "trace: unexpected argument 'foo'"
+# The tracing options, one parser shared by every command that traces.
+for cmd in check trace watch record; do
+	case $cmd in check) tail=(-- true) ;; record) tail=(-o "$tmp/r" -- true) ;; *) tail=() ;; esac
+	for bad in abc -1 '' 1.5 0x10 ' 4'; do
+		run "$cmd --ringbuf-pages '$bad'" 2 $cmd --ringbuf-pages "$bad" "${tail[@]}"
+		one_line_error "$cmd --ringbuf-pages '$bad'" "$cmd: --ringbuf-pages expects a number of pages, got '$bad'$"
+	done
+	for bad in 0 3 6 1000; do
+		run "$cmd --ringbuf-pages $bad" 2 $cmd --ringbuf-pages $bad "${tail[@]}"
+		one_line_error "$cmd --ringbuf-pages $bad" "$cmd: --ringbuf-pages must be a power of two (1, 2, 4 ... 262144), got '$bad'$"
+	done
+	for bad in 524288 262145 99999999999999999999999; do
+		run "$cmd --ringbuf-pages $bad" 2 $cmd --ringbuf-pages=$bad "${tail[@]}"
+		one_line_error "$cmd --ringbuf-pages $bad" "$cmd: --ringbuf-pages must be at most 262144 (1 GiB), got '$bad'$"
+	done
+	for bad in x -5 '' 12k; do
+		run "$cmd --max-dentries '$bad'" 2 $cmd --max-dentries "$bad" "${tail[@]}"
+		one_line_error "$cmd --max-dentries '$bad'" "$cmd: --max-dentries expects a number of entries, got '$bad'$"
+	done
+	run "$cmd --max-dentries 0" 2 $cmd --max-dentries 0 "${tail[@]}"
+	one_line_error "$cmd --max-dentries 0" "$cmd: --max-dentries must be at least 1, got '0'$"
+	run "$cmd --max-dentries too large" 2 $cmd --max-dentries 16777217 "${tail[@]}"
+	one_line_error "$cmd --max-dentries too large" "$cmd: --max-dentries must be at most 16777216, got '16777217'$"
+	for opt in --ringbuf-pages --max-dentries; do
+		run "$cmd $opt without a value" 2 $cmd $opt
+		one_line_error "$cmd $opt without a value" "$cmd: option '$opt' needs a value N"
+	done
+	"$bin" $cmd --help >"$tmp/out" 2>&1
+	grep -q '^ Tracing options:$' "$tmp/out" && [ "$(grep -c -- '--no-dput\|--ringbuf-pages=N\|--max-dentries=N' "$tmp/out")" -eq 3 ] &&
+		ok "$cmd --help lists the tracing options once" || not_ok "$cmd --help lists the tracing options once" "$(cat "$tmp/out")"
+done
+for cmd in stat report doctor; do
+	run "$cmd has no --ringbuf-pages" 2 $cmd --ringbuf-pages 4
+	one_line_error "$cmd has no --ringbuf-pages" "$cmd: unknown option '--ringbuf-pages'"
+done
 if ! grep -qw d_make_persistent /proc/kallsyms 2>/dev/null; then
 	run "check on a kernel without the API" 2 check -- true
 	one_line_error "check on a kernel without the API" "check: kernel .* lacks the persistent-dentry API: no BTF function d_make_persistent()"
+	# Good values get past the parser (and then to the kernel, which lacks the API).
+	run "check with good tracing options" 2 check --ringbuf-pages 1 --max-dentries=64 --no-dput -- true
+	one_line_error "check with good tracing options" "check: kernel .* lacks the persistent-dentry API"
+	run "watch with the largest values" 2 watch --ringbuf-pages 262144 --max-dentries 16777216
+	one_line_error "watch with the largest values" "watch: kernel .* lacks the persistent-dentry API"
 fi
 
 # record and report. report needs no privileges and no BPF: it runs here, on the
@@ -185,7 +225,9 @@ fi
 san=$top/build/san/pdtrace dyn=$top/build/dyn/pdtrace
 for args in "--help" "--version" "--bogus" "frobnicate" "doctor" "doctor -x" \
 	"stat --duration abc" "check -f yaml -- true" "check -- true" "check -o /nonexistent/x -- true" \
-	"trace -f junit" "watch --sort bogus" "watch -i 0.01" "watch --fs ext4"; do
+	"trace -f junit" "watch --sort bogus" "watch -i 0.01" "watch --fs ext4" \
+	"check --ringbuf-pages 3 -- true" "watch --max-dentries 99999999999999999999999" \
+	"record -o /nonexistent/x --ringbuf-pages" "trace --ringbuf-pages 1 --max-dentries 64"; do
 	want=$("$bin" $args >/dev/null 2>&1; echo $?)
 	ASAN_OPTIONS=detect_leaks=1:exitcode=98 UBSAN_OPTIONS=halt_on_error=1:exitcode=97 \
 		"$san" $args >/dev/null 2>"$tmp/san.err"
