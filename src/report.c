@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <stdlib.h>
 #include <string.h>
+#include "json.h"
 #include "report.h"
 
 int pdt_parse_format(const char *s, enum pdt_format *fmt)
@@ -158,24 +159,6 @@ void pdt_report_summary(FILE *fp, const struct pdt_report *r)
 
 /* ---- JSON ----------------------------------------------------------------- */
 
-static void json_str(FILE *fp, const char *s)
-{
-	fputc('"', fp);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(fp, "\\%c", c);
-		else if (c == '\n')
-			fputs("\\n", fp);
-		else if (c < 0x20 || c >= 0x7f)
-			fprintf(fp, "\\u%04x", c); /* names are bytes, not UTF-8: keep JSON valid */
-		else
-			fputc(c, fp);
-	}
-	fputc('"', fp);
-}
-
 static void json_stack(FILE *fp, const unsigned long long *st, unsigned int n,
 		       const struct ksyms *k, bool addrs)
 {
@@ -191,7 +174,7 @@ static void json_stack(FILE *fp, const unsigned long long *st, unsigned int n,
 		if (!first)
 			fputc(',', fp);
 		first = false;
-		json_str(fp, sym);
+		pdt_json_str(fp, sym);
 	}
 	fputc(']', fp);
 }
@@ -202,31 +185,31 @@ void pdt_finding_json(FILE *fp, const struct pdt_finding *f, const struct ksyms 
 
 	pdt_format_dev(f->dev, dev, sizeof(dev));
 	fputs("{\"kind\":", fp);
-	json_str(fp, pdt_kind_name(f->kind));
+	pdt_json_str(fp, pdt_kind_name(f->kind));
 	fputs(",\"rule\":", fp);
-	json_str(fp, f->rule);
+	pdt_json_str(fp, f->rule);
 	fputs(",\"fs_type\":", fp);
-	json_str(fp, f->fs_type);
+	pdt_json_str(fp, f->fs_type);
 	fputs(",\"s_id\":", fp);
-	json_str(fp, f->s_id);
+	pdt_json_str(fp, f->s_id);
 	fputs(",\"dev\":", fp);
-	json_str(fp, dev);
+	pdt_json_str(fp, dev);
 	fputs(",\"path\":", fp);
-	json_str(fp, f->path);
+	pdt_json_str(fp, f->path);
 	fputs(",\"origin\":", fp);
-	json_str(fp, pdt_origin_name(f->origin));
+	pdt_json_str(fp, pdt_origin_name(f->origin));
 	if (f->has_refcount)
 		fprintf(fp, ",\"refcount\":%d", f->refcount);
 	else
 		fputs(",\"refcount\":null", fp);
 	fprintf(fp, ",\"pid\":%u,\"comm\":", f->pid);
-	json_str(fp, f->comm);
+	pdt_json_str(fp, f->comm);
 	fputs(",\"stack\":", fp);
 	json_stack(fp, f->stack, f->nstack, k, addrs);
 	fputs(",\"created_stack\":", fp);
 	json_stack(fp, f->created, f->ncreated, k, addrs);
 	fputs(",\"message\":", fp);
-	json_str(fp, f->message);
+	pdt_json_str(fp, f->message);
 	fputc('}', fp);
 }
 
@@ -239,14 +222,14 @@ static void json_recording(FILE *fp, const struct pdt_recording *rec)
 		return;
 	}
 	fputs("{\"file\":", fp);
-	json_str(fp, rec->file);
+	pdt_json_str(fp, rec->file);
 	fputs(",\"recorded_by\":", fp);
-	json_str(fp, rec->recorded_by);
+	pdt_json_str(fp, rec->recorded_by);
 	fputs(",\"start\":", fp);
-	json_str(fp, rec->start);
+	pdt_json_str(fp, rec->start);
 	fprintf(fp, ",\"events\":%llu,\"truncated\":", rec->events);
 	if (rec->truncated)
-		json_str(fp, rec->truncated);
+		pdt_json_str(fp, rec->truncated);
 	else
 		fputs("null", fp);
 	fputc('}', fp);
@@ -258,9 +241,9 @@ static void json_report(FILE *fp, const struct pdt_report *r)
 	char dev[24];
 
 	fputs("{\"version\":", fp);
-	json_str(fp, r->version);
+	pdt_json_str(fp, r->version);
 	fputs(",\"kernel\":", fp);
-	json_str(fp, r->kernel);
+	pdt_json_str(fp, r->kernel);
 	fprintf(fp,
 		",\"complete\":%s,\"lost_events\":%llu,\"map_full\":%llu,\"malformed_events\":%llu",
 		r->complete ? "true" : "false", r->lost_events, r->map_full, r->malformed);
@@ -272,7 +255,7 @@ static void json_report(FILE *fp, const struct pdt_report *r)
 		for (i = 0; r->argv[i]; i++) {
 			if (i)
 				fputc(',', fp);
-			json_str(fp, r->argv[i]);
+			pdt_json_str(fp, r->argv[i]);
 		}
 		if (r->exit_status >= 0)
 			fprintf(fp, "],\"exit_status\":%d}", r->exit_status);
@@ -285,7 +268,7 @@ static void json_report(FILE *fp, const struct pdt_report *r)
 	for (i = 0; i < r->nmissing; i++) {
 		if (i)
 			fputc(',', fp);
-		json_str(fp, r->missing[i]);
+		pdt_json_str(fp, r->missing[i]);
 	}
 	fputs("],\"superblocks\":[", fp);
 	for (i = 0; i < pdt_rules_nsbs(r->rules); i++) {
@@ -294,14 +277,14 @@ static void json_report(FILE *fp, const struct pdt_report *r)
 
 		pdt_format_dev(sb->dev, dev, sizeof(dev));
 		fputs(i ? ",{\"fs_type\":" : "{\"fs_type\":", fp);
-		json_str(fp, sb->fs_type);
+		pdt_json_str(fp, sb->fs_type);
 		fputs(",\"s_id\":", fp);
-		json_str(fp, sb->s_id);
+		pdt_json_str(fp, sb->s_id);
 		fputs(",\"dev\":", fp);
-		json_str(fp, dev);
+		pdt_json_str(fp, dev);
 		fputs(",\"mountpoint\":", fp);
 		if (m && m->path[0])
-			json_str(fp, m->path);
+			pdt_json_str(fp, m->path);
 		else
 			fputs("null", fp);
 		fprintf(

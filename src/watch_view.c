@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <stdlib.h>
 #include <string.h>
+#include "json.h"
 #include "watch_view.h"
 
 int watch_parse_sort(const char *s, enum watch_sort *sort)
@@ -137,22 +138,6 @@ void watch_render_lines(FILE *fp, time_t now, const struct watch_row *rows, size
 	fflush(fp);
 }
 
-static void json_str(FILE *fp, const char *s)
-{
-	fputc('"', fp);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(fp, "\\%c", c);
-		else if (c < 0x20 || c >= 0x7f)
-			fprintf(fp, "\\u%04x", c);
-		else
-			fputc(c, fp);
-	}
-	fputc('"', fp);
-}
-
 void watch_render_json(FILE *fp, time_t now, const struct watch_header *h,
 		       const struct watch_row *rows, size_t n)
 {
@@ -169,11 +154,11 @@ void watch_render_json(FILE *fp, time_t now, const struct watch_header *h,
 
 		dev_str(r->dev, dev, sizeof(dev));
 		fputs(i ? ",{\"fs_type\":" : "{\"fs_type\":", fp);
-		json_str(fp, r->fs_type);
+		pdt_json_str(fp, r->fs_type);
 		fputs(",\"s_id\":", fp);
-		json_str(fp, r->s_id);
+		pdt_json_str(fp, r->s_id);
 		fprintf(fp, ",\"dev\":\"%s\",\"mountpoint\":", dev);
-		json_str(fp, r->mountpoint);
+		pdt_json_str(fp, r->mountpoint);
 		fprintf(fp,
 			",\"mounts\":%d,\"persistent\":%lld,\"made\":%llu,\"discarded\":%llu,"
 			"\"unpinned\":%llu,\"findings\":%llu,\"made_per_s\":%.1f,"

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include "json.h"
 #include "ksyms.h"
 #include "mountinfo.h"
 #include "report.h"
@@ -130,6 +131,22 @@ static char *render(enum pdt_format fmt, bool addrs, bool complete)
 	return buf;
 }
 
+/* Every byte outside printable ASCII escaped, whatever the kernel's names hold. */
+static void test_json_str(void **state)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_non_null(fp);
+	pdt_json_str(fp, "a\"b\\c\nd\te\x7f\xc3\xa9/");
+	pdt_json_str(fp, "");
+	fclose(fp);
+	assert_string_equal(buf, "\"a\\\"b\\\\c\\nd\\u0009e\\u007f\\u00c3\\u00a9/\"\"\"");
+	free(buf);
+}
+
 static void test_json_report(void **state)
 {
 	char *s = render(PDT_FMT_JSON, false, true);
@@ -187,9 +204,9 @@ static void test_junit_report(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_ksyms),	     cmocka_unit_test(test_mountinfo),
-		cmocka_unit_test(test_json_report),  cmocka_unit_test(test_text_report),
-		cmocka_unit_test(test_junit_report),
+		cmocka_unit_test(test_ksyms),	    cmocka_unit_test(test_mountinfo),
+		cmocka_unit_test(test_json_str),    cmocka_unit_test(test_json_report),
+		cmocka_unit_test(test_text_report), cmocka_unit_test(test_junit_report),
 	};
 
 	return cmocka_run_group_tests_name("report", tests, NULL, NULL);
