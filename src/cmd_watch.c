@@ -327,15 +327,14 @@ static void terminal_size(int *w, int *h)
 static void render(struct watch_state *w, double dt)
 {
 	struct watch_row *rows = calloc(w->nsbs + pdt_rules_nsbs(w->t.rules) + 1, sizeof(*rows));
-	unsigned long long map_full;
-	struct watch_header h = { w->t.release, since(&w->start), 0, { 0 }, NULL };
+	struct watch_header h = { w->t.release, since(&w->start), 0, { 0 }, NULL, 0 };
 	size_t n;
 	int k, cols, lines;
 
 	if (!rows)
 		pdt_die(PDT_EXIT_ERROR, "%s: out of memory", watch_name);
 	n = build_rows(w, rows, dt);
-	pdt_tracker_losses(&w->t, &h.lost, &map_full);
+	pdt_tracker_losses(&w->t, &h.lost, &h.map_full);
 	for (k = 0; k < PDT_KIND_MAX; k++)
 		h.findings[k] = pdt_rules_count(w->t.rules, k);
 	h.status = w->status[0] ? w->status : NULL;

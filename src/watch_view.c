@@ -76,7 +76,7 @@ static void clipped(FILE *fp, const char *s, int width)
 void watch_render_screen(FILE *fp, const struct watch_header *h, const struct watch_row *rows,
 			 size_t n, int width, int height)
 {
-	char line[512], mp[300], dev[24];
+	char line[512], mp[300], dev[24], full[40];
 	int used = 0;
 	size_t i;
 
@@ -86,10 +86,13 @@ void watch_render_screen(FILE *fp, const struct watch_header *h, const struct wa
 		fflush(fp);
 		return;
 	}
+	/* A full map is rare: said only when it happened. */
+	snprintf(full, sizeof(full), " - map full %llu", h->map_full);
 	snprintf(line, sizeof(line),
-		 "pdtrace watch - Linux %s - up %.0fs - lost events %llu - findings: %llu leak, "
+		 "pdtrace watch - Linux %s - up %.0fs - lost events %llu%s - findings: %llu leak, "
 		 "%llu imbalance, %llu illegal-removal",
-		 h->kernel, h->elapsed, h->lost, h->findings[0], h->findings[1], h->findings[2]);
+		 h->kernel, h->elapsed, h->lost, h->map_full ? full : "", h->findings[0],
+		 h->findings[1], h->findings[2]);
 	clipped(fp, line, width);
 	clipped(fp, h->status ? h->status : "", width);
 	fputs("\033[7m", fp);
@@ -144,8 +147,8 @@ void watch_render_json(FILE *fp, time_t now, const struct watch_header *h,
 	char dev[24];
 	size_t i;
 
-	fprintf(fp, "{\"time\":%lld,\"elapsed\":%.1f,\"lost_events\":%llu,", (long long)now,
-		h->elapsed, h->lost);
+	fprintf(fp, "{\"time\":%lld,\"elapsed\":%.1f,\"lost_events\":%llu,\"map_full\":%llu,",
+		(long long)now, h->elapsed, h->lost, h->map_full);
 	fprintf(fp, "\"findings\":{\"leak\":%llu,\"imbalance\":%llu,\"illegal-removal\":%llu},",
 		h->findings[0], h->findings[1], h->findings[2]);
 	fputs("\"superblocks\":[", fp);
@@ -234,6 +237,10 @@ void watch_render_prometheus(FILE *fp, const struct watch_header *h, const struc
 	fprintf(fp,
 		"# HELP pdtrace_lost_events_total Events lost to a full ring buffer.\n"
 		"# TYPE pdtrace_lost_events_total counter\n"
-		"pdtrace_lost_events_total %llu\n",
-		h->lost);
+		"pdtrace_lost_events_total %llu\n"
+		"# HELP pdtrace_map_full_total Insertions refused by full BPF maps (entries not "
+		"tracked).\n"
+		"# TYPE pdtrace_map_full_total counter\n"
+		"pdtrace_map_full_total %llu\n",
+		h->lost, h->map_full);
 }

@@ -26,6 +26,7 @@ struct watch_header {
 	unsigned long long lost;	/* events lost */
 	unsigned long long findings[3]; /* leak, imbalance, illegal-removal */
 	const char *status;		/* last finding, one line; may be NULL */
+	unsigned long long map_full;	/* insertions refused by full maps */
 };
 
 enum watch_sort {

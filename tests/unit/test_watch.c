@@ -50,7 +50,8 @@ static char *capture(void (*fn)(FILE *))
 	return buf;
 }
 
-static const struct watch_header hdr = { "7.2.13", 12.0, 0, { 1, 0, 0 }, "finding: leak: x" };
+static const struct watch_header hdr = { "7.2.13", 12.0, 0, { 1, 0, 0 }, "finding: leak: x", 0 };
+static const struct watch_header hdr_full = { "7.2.13", 12.0, 3, { 0, 0, 0 }, NULL, 7 };
 
 static void screen_80x24(FILE *fp)
 {
@@ -65,6 +66,45 @@ static void screen_tiny(FILE *fp)
 static void screen_short(FILE *fp)
 {
 	watch_render_screen(fp, &hdr, rows, 3, 80, 6);
+}
+
+static void screen_full(FILE *fp)
+{
+	watch_render_screen(fp, &hdr_full, rows, 3, 120, 24);
+}
+
+static void json_full(FILE *fp)
+{
+	watch_render_json(fp, 0, &hdr_full, rows, 1);
+}
+
+static void prom_full(FILE *fp)
+{
+	watch_render_prometheus(fp, &hdr_full, rows, 3);
+}
+
+/* Losses: lost events always shown, a full map when there was one. */
+static void test_losses(void **state)
+{
+	char *s;
+
+	(void)state;
+	setup_rows();
+	s = capture(screen_80x24);
+	assert_null(strstr(s, "map full"));
+	free(s);
+	s = capture(screen_full);
+	assert_non_null(strstr(s, "- lost events 3 - map full 7 - findings: 0 leak"));
+	free(s);
+	s = capture(json_full);
+	assert_non_null(
+	    strstr(s, "{\"time\":0,\"elapsed\":12.0,\"lost_events\":3,\"map_full\":7,"));
+	free(s);
+	s = capture(prom_full);
+	assert_non_null(strstr(s, "pdtrace_lost_events_total 3\n"));
+	assert_non_null(
+	    strstr(s, "# TYPE pdtrace_map_full_total counter\npdtrace_map_full_total 7\n"));
+	free(s);
 }
 
 static void test_screen(void **state)
@@ -163,9 +203,8 @@ static void test_seed_walk(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_screen),
-		cmocka_unit_test(test_lines),
-		cmocka_unit_test(test_prometheus),
+		cmocka_unit_test(test_screen),	   cmocka_unit_test(test_lines),
+		cmocka_unit_test(test_prometheus), cmocka_unit_test(test_losses),
 		cmocka_unit_test(test_seed_walk),
 	};
 
