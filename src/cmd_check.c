@@ -74,7 +74,7 @@ static error_t parse_check(int key, char *arg, struct argp_state *state)
 static const struct argp check_argp = {
 	check_options,
 	parse_check,
-	"[OPTION...] -- COMMAND [ARGS...]",
+	"-- COMMAND [ARGS...]",
 	"Trace persistent dentries while COMMAND runs, then report leaks, imbalance and "
 	"illegal recursive removals.\v"
 	"Exit status: 0 no findings, 1 findings of a --fail-on kind, 2 pdtrace could not "

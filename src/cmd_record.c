@@ -70,7 +70,7 @@ static error_t parse_record(int key, char *arg, struct argp_state *state)
 static const struct argp record_argp = {
 	record_options,
 	parse_record,
-	"-o FILE [OPTION...] [-- COMMAND [ARGS...]]",
+	"-o FILE [-- COMMAND [ARGS...]]",
 	"Record every event of the persistent-dentry tracker into FILE while COMMAND runs "
 	"(without COMMAND: until Ctrl-C, SIGTERM or --duration); 'pdtrace report FILE' "
 	"makes the report 'pdtrace check' would have made, on any machine.\v"

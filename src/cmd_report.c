@@ -74,7 +74,7 @@ static error_t parse_report(int key, char *arg, struct argp_state *state)
 static const struct argp report_argp = {
 	report_options,
 	parse_report,
-	"[OPTION...] FILE",
+	"FILE",
 	"Report on a recording made by 'pdtrace record' (FILE, or - for stdin): the report "
 	"and exit status 'pdtrace check' would have given. Needs no privileges.\v"
 	"Exit status: 0 no findings, 1 findings of a --fail-on kind, 2 FILE unreadable or "

@@ -105,6 +105,11 @@ for cmd in check trace watch record; do
 	grep -q '^ Tracing options:$' "$tmp/out" && [ "$(grep -c -- '--no-dput\|--ringbuf-pages=N\|--max-dentries=N' "$tmp/out")" -eq 3 ] &&
 		ok "$cmd --help lists the tracing options once" || not_ok "$cmd --help lists the tracing options once" "$(cat "$tmp/out")"
 done
+for cmd in check trace watch record report stat doctor; do
+	"$bin" $cmd --help >"$tmp/out" 2>&1
+	[ "$(head -n 1 "$tmp/out" | grep -o 'OPTION' | wc -l)" -eq 1 ] && ok "$cmd --help: one [OPTION...] in the usage line" ||
+		not_ok "$cmd --help: one [OPTION...] in the usage line" "$(head -n 1 "$tmp/out")"
+done
 for cmd in stat report doctor; do
 	run "$cmd has no --ringbuf-pages" 2 $cmd --ringbuf-pages 4
 	one_line_error "$cmd has no --ringbuf-pages" "$cmd: unknown option '--ringbuf-pages'"
