@@ -3,7 +3,6 @@
  * `pdtrace trace`: the tracking of `check`, streaming findings as they happen
  * (and every lifecycle event with -v) until Ctrl-C or --duration; summary at exit.
  */
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -14,6 +13,7 @@
 #include "output.h"
 #include "report.h"
 #include "trace_opts.h"
+#include "stop.h"
 #include "tracker.h"
 
 static const char trace_name[] = "trace";
@@ -82,14 +82,6 @@ static const struct argp trace_argp = {
 	NULL,
 };
 
-static volatile sig_atomic_t stop;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
-
 static const char *const event_names[PDT_EV_MAX] = {
 	[PDT_EV_PERSIST] = "persist", [PDT_EV_DISCARD] = "discard", [PDT_EV_DPUT] = "dput",
 	[PDT_EV_UNPIN] = "unpin",     [PDT_EV_BUSY] = "busy",	    [PDT_EV_SB_DOWN] = "sb-down",
@@ -142,19 +134,19 @@ static void print_finding(const struct pdt_finding *f, void *ctx)
 
 static void wait_until_stopped(struct pdt_tracker *t, double duration)
 {
-	struct sigaction sa = { .sa_handler = on_signal };
 	struct timespec start, now;
+	struct pdt_stop_guard g;
 
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	pdt_stop_catch(&g);
 	clock_gettime(CLOCK_MONOTONIC, &start);
-	while (!stop) {
+	while (!pdt_stop_requested()) {
 		pdt_tracker_poll(t, 100);
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		if (duration > 0 &&
 		    (now.tv_sec - start.tv_sec) + (now.tv_nsec - start.tv_nsec) / 1e9 >= duration)
 			break;
 	}
+	pdt_stop_release(&g);
 }
 
 int cmd_trace(int argc, char **argv)

@@ -24,6 +24,7 @@
 #include "mountinfo.h"
 #include "report.h"
 #include "trace_opts.h"
+#include "stop.h"
 #include "tracker.h"
 #include "watch_seed.h"
 #include "watch_view.h"
@@ -79,13 +80,7 @@ struct watch_state {
 	struct timespec start;
 };
 
-static volatile sig_atomic_t stop, resized;
-
-static void on_stop(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
+static volatile sig_atomic_t resized;
 
 static void on_winch(int sig)
 {
@@ -411,7 +406,7 @@ static void run(struct watch_state *w)
 	long done = 0;
 
 	clock_gettime(CLOCK_MONOTONIC, &last);
-	while (!stop) {
+	while (!pdt_stop_requested()) {
 		if (quit_key())
 			break;
 		pdt_tracker_poll(&w->t, 50);
@@ -435,7 +430,8 @@ int cmd_watch(int argc, char **argv)
 {
 	struct watch_args args = { .interval = 1.0, .sort = WATCH_SORT_PERSISTENT };
 	struct watch_state w = { .args = &args };
-	struct sigaction sa = { .sa_handler = on_stop }, wa = { .sa_handler = on_winch };
+	struct sigaction wa = { .sa_handler = on_winch };
+	struct pdt_stop_guard g;
 	unsigned long long lost, full;
 	char err[300];
 
@@ -449,8 +445,7 @@ int cmd_watch(int argc, char **argv)
 	seed(&w);
 	clock_gettime(CLOCK_MONOTONIC, &w.start);
 	w.terminal = !args.json && isatty(STDOUT_FILENO);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	pdt_stop_catch(&g);
 	sigaction(SIGWINCH, &wa, NULL);
 	if (w.terminal)
 		setup_terminal();
