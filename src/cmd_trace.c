@@ -188,9 +188,11 @@ int cmd_trace(int argc, char **argv)
 		sum.ksyms = NULL;
 		pdt_report_summary(stdout, &sum);
 	}
-	status = pdt_rules_nfindings(t.rules) ? PDT_EXIT_FINDINGS
-		 : rep.complete		      ? PDT_EXIT_OK
-					      : PDT_EXIT_INCOMPLETE;
+	{
+		const bool all[PDT_KIND_MAX] = { [0 ... PDT_KIND_MAX - 1] = true };
+
+		status = pdt_report_status(&rep, all);
+	}
 	ksyms_free(tc.ksyms);
 	pdt_tracker_close(&t);
 	return status;

@@ -454,9 +454,11 @@ int cmd_watch(int argc, char **argv)
 	pdt_tracker_stop(&w.t);
 	pdt_tracker_losses(&w.t, &lost, &full);
 	{
-		int status = pdt_rules_nfindings(w.t.rules) ? PDT_EXIT_FINDINGS
-			     : lost || full		    ? PDT_EXIT_INCOMPLETE
-							    : PDT_EXIT_OK;
+		const bool all[PDT_KIND_MAX] = { [0 ... PDT_KIND_MAX - 1] = true };
+		bool complete = !lost && !full;
+		int status = pdt_rules_fail(w.t.rules, all, complete) ? PDT_EXIT_FINDINGS
+			     : complete				      ? PDT_EXIT_OK
+								      : PDT_EXIT_INCOMPLETE;
 
 		pdt_tracker_close(&w.t);
 		free(w.sbs);

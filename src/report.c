@@ -17,13 +17,21 @@ int pdt_parse_format(const char *s, enum pdt_format *fmt)
 	return 0;
 }
 
-int pdt_report_status(const struct pdt_report *r, const bool fail_on[PDT_KIND_MAX])
+/* Findings that rest on an event that did not come (see pdt_rule_by_absence()). */
+static unsigned long long by_absence(const struct pdt_report *r)
 {
+	unsigned long long n = 0;
 	int k;
 
 	for (k = 0; k < PDT_KIND_MAX; k++)
-		if (fail_on[k] && pdt_rules_count(r->rules, k))
-			return 1;
+		n += pdt_rules_count_by_absence(r->rules, k);
+	return n;
+}
+
+int pdt_report_status(const struct pdt_report *r, const bool fail_on[PDT_KIND_MAX])
+{
+	if (pdt_rules_fail(r->rules, fail_on, r->complete))
+		return 1;
 	return r->complete ? 0 : 3;
 }
 
@@ -144,6 +152,13 @@ void pdt_report_summary(FILE *fp, const struct pdt_report *r)
 			"INCOMPLETE: %llu events lost, %llu map insertions refused, %llu malformed "
 			"events: findings may be missing\n",
 			r->lost_events, r->map_full, r->malformed);
+	if (!r->complete && by_absence(r))
+		fprintf(
+		    fp,
+		    "INCOMPLETE: %llu findings rest on an event that did not come (%s, %s, %s): "
+		    "they may be artifacts of the loss and do not set the exit status\n",
+		    by_absence(r), PDT_RULE_PINNED_AFTER_UMOUNT, PDT_RULE_ORPHANED,
+		    PDT_RULE_SB_BALANCE);
 	if (r->argv && r->argv[0] && r->exit_status >= 0)
 		fprintf(fp, "command: %s exited with status %d\n", r->argv[0], r->exit_status);
 	else if (r->argv && r->argv[0])
@@ -294,7 +309,8 @@ static void json_report(FILE *fp, const struct pdt_report *r)
 		    m ? m->count : 0, sb->made, sb->discarded, sb->unpinned, sb->adopted, sb->live,
 		    sb->findings, sb->unmounted ? "true" : "false");
 	}
-	fprintf(fp, "],\"unlisted_findings\":%llu,\"findings\":[", pdt_rules_unlisted(r->rules));
+	fprintf(fp, "],\"unlisted_findings\":%llu,\"findings_by_absence\":%llu,\"findings\":[",
+		pdt_rules_unlisted(r->rules), by_absence(r));
 	n = pdt_rules_nfindings(r->rules);
 	for (i = 0; i < n; i++) {
 		if (i)

@@ -47,8 +47,9 @@ struct pdt_report {
 
 int pdt_parse_format(const char *s, enum pdt_format *fmt);
 /*
- * pdtrace's exit status for a report: 1 findings of a kind in fail_on, else 3
- * when the data is incomplete, else 0.
+ * pdtrace's exit status for a report: 1 findings of a kind in fail_on (with
+ * incomplete data, only findings observed directly: pdt_rules_fail()), else 3 when
+ * the data is incomplete, else 0.
  */
 int pdt_report_status(const struct pdt_report *r, const bool fail_on[PDT_KIND_MAX]);
 /* Append the mount of dev (looked up in ix) to mounts kept parallel to the superblocks. */

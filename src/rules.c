@@ -29,6 +29,7 @@ struct pdt_rules {
 	struct pdt_finding spill; /* made past the cap: counted, streamed, not kept */
 	unsigned long long unlisted;
 	unsigned long long per_kind[PDT_KIND_MAX];
+	unsigned long long by_absence[PDT_KIND_MAX];
 	unsigned long long malformed;
 	const char *disabled[16];
 	size_t ndisabled;
@@ -174,6 +175,27 @@ unsigned long long pdt_rules_count(const struct pdt_rules *r, enum pdt_kind kind
 	return kind < PDT_KIND_MAX ? r->per_kind[kind] : 0;
 }
 
+bool pdt_rule_by_absence(const char *rule)
+{
+	return !strcmp(rule, PDT_RULE_PINNED_AFTER_UMOUNT) || !strcmp(rule, PDT_RULE_ORPHANED) ||
+	       !strcmp(rule, PDT_RULE_SB_BALANCE);
+}
+
+unsigned long long pdt_rules_count_by_absence(const struct pdt_rules *r, enum pdt_kind kind)
+{
+	return kind < PDT_KIND_MAX ? r->by_absence[kind] : 0;
+}
+
+bool pdt_rules_fail(const struct pdt_rules *r, const bool fail_on[PDT_KIND_MAX], bool complete)
+{
+	int k;
+
+	for (k = 0; k < PDT_KIND_MAX; k++)
+		if (fail_on[k] && r->per_kind[k] > (complete ? 0 : r->by_absence[k]))
+			return true;
+	return false;
+}
+
 unsigned long long pdt_rules_malformed(const struct pdt_rules *r)
 {
 	return r->malformed;
@@ -291,6 +313,8 @@ static void commit(struct pdt_rules *r, struct pdt_finding *f, struct pdt_sb *sb
 	else
 		r->nfindings++;
 	r->per_kind[f->kind]++;
+	if (pdt_rule_by_absence(f->rule))
+		r->by_absence[f->kind]++;
 	if (sb)
 		sb->findings++;
 	if (r->on_finding)

@@ -98,6 +98,19 @@ size_t pdt_rules_nsbs(const struct pdt_rules *r);
 const struct pdt_sb *pdt_rules_sb(const struct pdt_rules *r, size_t i);
 /* Findings per kind. */
 unsigned long long pdt_rules_count(const struct pdt_rules *r, enum pdt_kind kind);
+/*
+ * Rules whose evidence is an event that did not come: pinned-after-umount (no unpin),
+ * orphaned (no discard of the child), sb-balance (counts). When events were lost,
+ * such a finding may be an artifact of the loss. pdt_rules_count_by_absence(): the
+ * findings of a kind made by those rules.
+ */
+bool pdt_rule_by_absence(const char *rule);
+unsigned long long pdt_rules_count_by_absence(const struct pdt_rules *r, enum pdt_kind kind);
+/*
+ * Do the findings fail a gate on these kinds? With complete data any finding does;
+ * with incomplete data only those observed directly (not by absence).
+ */
+bool pdt_rules_fail(const struct pdt_rules *r, const bool fail_on[PDT_KIND_MAX], bool complete);
 /* Malformed events seen. */
 unsigned long long pdt_rules_malformed(const struct pdt_rules *r);
 
