@@ -339,7 +339,7 @@ static void render(struct watch_state *w, double dt)
 		terminal_size(&cols, &lines);
 		watch_render_screen(stdout, &h, rows, n, cols, lines);
 	} else {
-		watch_render_lines(stdout, time(NULL), rows, n);
+		watch_render_lines(stdout, time(NULL), &h, rows, n);
 	}
 	if (w->args->prometheus)
 		write_prometheus(w->args->prometheus, &h, rows, n);

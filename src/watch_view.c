@@ -118,7 +118,8 @@ void watch_render_screen(FILE *fp, const struct watch_header *h, const struct wa
 	fflush(fp);
 }
 
-void watch_render_lines(FILE *fp, time_t now, const struct watch_row *rows, size_t n)
+void watch_render_lines(FILE *fp, time_t now, const struct watch_header *h,
+			const struct watch_row *rows, size_t n)
 {
 	char ts[32], mp[300], dev[24];
 	struct tm tm;
@@ -126,6 +127,10 @@ void watch_render_lines(FILE *fp, time_t now, const struct watch_row *rows, size
 
 	gmtime_r(&now, &tm);
 	strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	/* Once anything is lost, every interval says so: the counts are then a lower bound. */
+	if (h->lost || h->map_full)
+		fprintf(fp, "%s incomplete lost_events=%llu map_full=%llu\n", ts, h->lost,
+			h->map_full);
 	for (i = 0; i < n; i++) {
 		const struct watch_row *r = &rows[i];
 

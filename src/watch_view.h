@@ -43,7 +43,8 @@ void watch_sort_rows(struct watch_row *rows, size_t n, enum watch_sort sort);
 void watch_render_screen(FILE *fp, const struct watch_header *h, const struct watch_row *rows,
 			 size_t n, int width, int height);
 /* One line per superblock, timestamped, no escape codes. */
-void watch_render_lines(FILE *fp, time_t now, const struct watch_row *rows, size_t n);
+void watch_render_lines(FILE *fp, time_t now, const struct watch_header *h,
+			const struct watch_row *rows, size_t n);
 /* One JSON object for the interval. */
 void watch_render_json(FILE *fp, time_t now, const struct watch_header *h,
 		       const struct watch_row *rows, size_t n);

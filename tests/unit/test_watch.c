@@ -135,7 +135,12 @@ static void test_screen(void **state)
 
 static void lines(FILE *fp)
 {
-	watch_render_lines(fp, 0, rows, 2);
+	watch_render_lines(fp, 0, &hdr, rows, 2);
+}
+
+static void lines_full(FILE *fp)
+{
+	watch_render_lines(fp, 0, &hdr_full, rows, 1);
 }
 
 static void test_lines(void **state)
@@ -151,6 +156,11 @@ static void test_lines(void **state)
 	       "1970-01-01T00:00:00Z debugfs 0:7 /sys/kernel/debug persistent=100 made=0 "
 	       "discarded=0 unpinned=0 findings=0 made_per_s=0.0 discarded_per_s=0.0 seeded\n");
 	assert_null(strchr(s, '\033'));
+	free(s);
+	/* Losses: a line of their own, first, every interval. */
+	s = capture(lines_full);
+	assert_true(!strncmp(s, "1970-01-01T00:00:00Z incomplete lost_events=3 map_full=7\n", 57));
+	assert_non_null(strstr(s, "\n1970-01-01T00:00:00Z tmpfs 0:27 "));
 	free(s);
 }
 
