@@ -121,10 +121,11 @@ boot() {
 	nv=$(echo "${variants//,/ }" | wc -w)
 	[ "$t" -gt 0 ] || t=$(awk -v r="$rounds" -v s="$secs" -v f="$fill" -v n="$nv" \
 		'BEGIN { printf "%d", 900 + r * n * (15 * 10 * s + 60 + f / 200) }')
-	rm -f "$out/console" "$out/results"
+	rm -f "$out/console" "$out/results" "$out/results.log"
 	local clock=()
 	[ $icount -eq 0 ] || clock=(-icount shift=0,sleep=off)
 	echo "bench: booting $ver (tcg, 2 vCPUs$([ $icount -eq 0 ] || echo ", icount")), up to ${t}s; console in $out/console" >&2
+	: >"$out/results"
 	timeout --kill-after=10 "$t" qemu-system-x86_64 \
 		-accel tcg,thread=single "${clock[@]}" -cpu max -m 2048 -smp 2 -no-reboot \
 		-display none -monitor none -nodefaults \
@@ -133,7 +134,17 @@ boot() {
 		-virtfs "local,path=$out/share,mount_tag=bshare,security_model=none" \
 		-kernel "$kdir/vmlinuz" -initrd "$out/initrd.gz" \
 		-append "console=ttyS0 panic=-1 oops=panic quiet" \
-		</dev/null >/dev/null 2>"$out/qemu.log" || true
+		</dev/null >/dev/null 2>"$out/qemu.log" &
+	local qpid=$! t0
+	t0=$(date +%s)
+	# Host time of every result line as it arrives (results.log: seconds since the
+	# boot started, then the line; the same on the terminal): where the wall time goes.
+	tail -n +1 -s 1 -F --pid=$qpid "$out/results" 2>/dev/null | while IFS= read -r l; do
+		printf '%5d %s\n' "$(($(date +%s) - t0))" "${l%$'\r'}"
+	done | tee "$out/results.log" | sed -u 's/^/bench: /' >&2 &
+	local logger=$!
+	wait $qpid || true
+	wait $logger || true
 	[ -f "$out/results" ] && sed -i 's/\r$//' "$out/results"
 	grep -q '^@@B BOOTED' "$out/results" 2>/dev/null || die "the guest never reached init (see $out/console)"
 	grep -q '^@@B DONE' "$out/results" || die "the guest did not finish: hung, crashed or timed out (see $out/console, $out/results)"
