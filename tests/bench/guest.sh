@@ -2,12 +2,15 @@
 # Runs in the benchmark guest, chrooted into the sid root (see guest-init): every
 # benchmark under every variant, interleaved round by round. One line per figure
 # on stdout (the host's tests/bench/report.sh reads them):
-#   @@R BENCH VARIANT ROUND OPS SECS     a timed run
+#   @@R BENCH VARIANT ROUND OPS SECS USER_US SYS_US  a timed run, and the CPU time
+#                                        of the benchmark's own processes
 #   @@A VARIANT ROUND MS                 tracer start to attached
 #   @@M VARIANT ROUND RSS_KB HWM_KB      tracer process memory at the end of the round
 #   @@MAP VARIANT TYPE KEY VALUE MAX MEMLOCK   the tracer's BPF maps
 #   @@U VARIANT ROUND KB_BEFORE KB_AFTER ENTRIES  tracer RSS around the umount fill
 #   @@L VARIANT ROUND LOST               pdtrace's lost events (its JSON summary)
+#   @@C BENCH VARIANT ROUND UTICKS STICKS  tracer CPU time (user, system) during a run
+#                                        and the 0.5 s after it, in clock ticks
 #   @@E NAME OPS SECS EVENTS LOST        pdtrace check on a churn workload
 #   @@I / @@W                            information, warnings
 # Variants: base (untraced), pdt (pdtrace trace), nodput (pdtrace trace --no-dput),
@@ -47,7 +50,8 @@ start_tracer() {
 	base) return 0 ;;
 	pdt) $P trace -f json >/tmp/tr.out 2>/tmp/tr.err & tpid=$!; pat='^pdtrace: tracing' ;;
 	nodput) $P trace -f json --no-dput >/tmp/tr.out 2>/tmp/tr.err & tpid=$!; pat='^pdtrace: tracing' ;;
-	bt) BPFTRACE_MAX_MAP_KEYS=262144 bpftrace /bench/pdtrace.bt >/tmp/tr.out 2>/tmp/tr.err & tpid=$!; pat='^Attach' ;;
+	bt) BPFTRACE_MAX_MAP_KEYS=262144 bpftrace --traceable-functions /tmp/traceable \
+		/bench/pdtrace.bt >/tmp/tr.out 2>/tmp/tr.err & tpid=$!; pat='^Attach' ;;
 	*) # another pdtrace binary (run.sh --bin NAME=PATH)
 		[ -x /bench/pdtrace.$1 ] || { echo "@@W $1: no such variant"; return 1; }
 		/bench/pdtrace.$1 trace -f json >/tmp/tr.out 2>/tmp/tr.err & tpid=$!; pat='^pdtrace: tracing' ;;
@@ -86,9 +90,21 @@ stop_tracer() {
 	tpid=
 }
 
+# The tracer's CPU time so far, user and system, in clock ticks (/proc/PID/stat
+# fields 14 and 15: every thread of the process). Its comm has no spaces.
+cpu() {
+	if [ -n "$tpid" ]; then awk '{ print $14, $15 }' /proc/$tpid/stat; else echo 0 0; fi
+}
+# "@@C BENCH VARIANT ROUND UTICKS STICKS": the tracer's CPU time since cpu() printed $3 $4.
+cpu_since() { # bench variant utime0 stime0
+	[ -n "$tpid" ] || return 0
+	set -- "$1" "$2" "$3" "$4" $(cpu)
+	echo "@@C $1 $2 $round $(($5 - $3)) $(($6 - $4))"
+}
+
 # One run of benchmark $1 under variant $2: "@@R" line from pdtbench's "ops= secs=".
 emit() { # bench variant -- output of pdtbench
-	sed -n "s/^ops=\([0-9]*\) secs=\([0-9.]*\).*/@@R $1 $2 $round \1 \2/p"
+	sed -n "s/^ops=\([0-9]*\) secs=\([0-9.]*\) [^ ]* user_us=\([0-9]*\) sys_us=\([0-9]*\).*/@@R $1 $2 $round \1 \2 \3 \4/p"
 }
 
 run_bench() { # bench variant
@@ -103,10 +119,15 @@ run_bench() { # bench variant
 		mount -t tmpfs fill /mnt/u
 		before=0
 		[ -z "$tpid" ] || before=$(rss $tpid | cut -d' ' -f1)
+		c0=$(cpu)
 		$B fill -n "$fill" /mnt/u | emit fill "$2"
 		sleep 1 # let the tracer drain what the fill made
+		cpu_since fill "$2" $c0
 		[ -z "$tpid" ] || echo "@@U $2 $round $before $(rss $tpid | cut -d' ' -f1) $fill"
+		c0=$(cpu)
 		$B umount /mnt/u | emit umount "$2"
+		sleep 0.5
+		cpu_since umount "$2" $c0
 		;;
 	configfs) $B cycle -t "$secs" $cfs/pdtbench | emit "$@" ;;
 	# An instance is ~100 times the work of a configfs group: run it longer.
@@ -114,17 +135,32 @@ run_bench() { # bench variant
 	esac
 }
 
-echo "@@I params rounds=$rounds secs=$secs fill=$fill variants=$variants"
+# bpftrace reads available_filter_functions at every start, which the kernel makes
+# with a kallsyms lookup per function: under emulation that is most of its start-up.
+# Its --traceable-functions FILE reads a copy instead, made once here and timed.
+case " $variants " in
+*" bt "*)
+	t0=$(ms)
+	cat /sys/kernel/tracing/available_filter_functions >/tmp/traceable
+	echo "@@I traceable_functions $(($(ms) - t0)) ms $(wc -l </tmp/traceable) functions"
+	;;
+esac
+echo "@@I clk_tck $(getconf CLK_TCK 2>/dev/null || echo 100)"
+echo "@@I params rounds=$rounds secs=$secs ssecs=$ssecs fill=$fill variants=$variants"
 round=1
 while [ $round -le "$rounds" ]; do
 	for v in $variants; do
+		echo "@@I round $round $v"
 		start_tracer $v || continue
 		sleep 1
 		for b in $only; do
+			c0=$(cpu)
 			run_bench $b $v
-			sleep 0.5
+			sleep 0.5 # the tracer drains what the run made: its CPU time counts
+			[ $b = umount ] || cpu_since $b $v $c0
 		done
 		stop_tracer $v
+		echo "@@I round $round $v stopped"
 	done
 	round=$((round + 1))
 done
@@ -133,7 +169,7 @@ done
 [ "$sustained" = 1 ] || set --
 [ "$sustained" = 1 ] && set -- "create -p 2" "mkdir -p 2"
 for w in "$@"; do
-	$P check -f json -o /tmp/ck.json -- sh -c "$B $w -t $secs /mnt/w/c >/tmp/ck.ops" >/dev/null 2>&1
+	$P check -f json -o /tmp/ck.json -- sh -c "$B $w -t $ssecs /mnt/w/c >/tmp/ck.ops" >/dev/null 2>&1
 	ops=$(sed -n 's/^ops=\([0-9]*\) secs=\([0-9.]*\).*/\1 \2/p' /tmp/ck.ops)
 	ev=$(grep -o '"\(made\|discarded\|unpinned_at_umount\)":[0-9]*' /tmp/ck.json | awk -F: '{ s += $2 } END { print s + 0 }')
 	lost=$(sed -n 's/.*"lost_events":\([0-9]*\).*/\1/p' /tmp/ck.json)

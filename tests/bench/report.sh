@@ -25,6 +25,10 @@ $1 == "@@R" && $6 > 0 {
 	if (!seen(benches, $2)) benches = benches " " $2
 	if (!seen(variants, $3)) variants = variants " " $3
 }
+$1 == "@@R" && $5 > 0 { nops[$2, $3, $4] = $5
+	if (NF >= 8) { add(bu, $2 SUBSEP $3, sprintf("%.3f", $7 / $5)); add(bs, $2 SUBSEP $3, sprintf("%.3f", $8 / $5)) } }
+$1 == "@@I" && $2 == "clk_tck" { clk = $3 }
+$1 == "@@C" { tc_u[$2, $3, $4] = $5; tc_s[$2, $3, $4] = $6 }
 $1 == "@@A" { add(attach, $2, $4) }
 $1 == "@@M" { add(rss, $2, $4); add(hwm, $2, $5) }
 $1 == "@@MAP" { maps[$2] = maps[$2] (maps[$2] == "" ? "" : ",") sprintf("{\"type\":%d,\"key_size\":%d,\"value_size\":%d,\"max_entries\":%d,\"memlock\":%d}", $3, $4, $5, $6, $7)
@@ -46,7 +50,7 @@ END {
 	printf "\n%-14s", "ops/s (median)"
 	for (v = 1; v <= nv; v++) if (seen(variants, vorder[v])) printf " %20s", label[vorder[v]]
 	printf "\n"
-	J = "{\"kernel\":\"" kver "\",\"runtime_s\":" runtime ",\"rounds\":" (param["rounds"] + 0) ",\"secs\":" (param["secs"] + 0) ",\"fill\":" (param["fill"] + 0)
+	J = "{\"kernel\":\"" kver "\",\"runtime_s\":" runtime ",\"rounds\":" (param["rounds"] + 0) ",\"secs\":" (param["secs"] + 0) ",\"sustained_secs\":" (param["ssecs"] + 0) ",\"fill\":" (param["fill"] + 0)
 	J = J ",\"variants\":{\"base\":\"untraced\",\"pdt\":\"pdtrace trace\",\"nodput\":\"pdtrace trace --no-dput\",\"bt\":\"bpftrace tests/bench/pdtrace.bt\",\"other\":\"pdtrace.NAME trace (run.sh --bin)\"}"
 	J = J ",\"benchmarks\":{"
 	for (b = 1; b <= nb; b++) {
@@ -65,6 +69,44 @@ END {
 			else printf " %11.0f (%+5.1f%%)", m, (r - 1) * 100
 			J = J (first ? "" : ",") "\"" vn "\":{\"ops_per_s\":" jlist(ops[bn, vn]) ",\"median\":" m
 			if (r != "") J = J ",\"ratio_to_untraced\":" sprintf("%.4f", r)
+			J = J "}"
+			first = 0
+		}
+		printf "\n"
+		J = J "}"
+	}
+	J = J "}"
+	# CPU time per operation, in guest microseconds (1 us = 1000 instructions under
+	# icount): the processes of the benchmark (their system time includes the BPF
+	# programs) and the tracer process, user + system, medians of the rounds.
+	if (clk == "") clk = 100
+	for (k in tc_u) {
+		split(k, kk, SUBSEP)
+		if ((kk[1], kk[2], kk[3]) in nops) {
+			add(tu, kk[1] SUBSEP kk[2], sprintf("%.3f", tc_u[k] * 1e6 / clk / nops[kk[1], kk[2], kk[3]]))
+			add(ts, kk[1] SUBSEP kk[2], sprintf("%.3f", tc_s[k] * 1e6 / clk / nops[kk[1], kk[2], kk[3]]))
+		}
+	}
+	printf "\nCPU time per operation, guest us (medians): benchmark user+sys|tracer user+sys\n%-14s", ""
+	for (v = 1; v <= nv; v++) if (seen(variants, vorder[v])) printf " %24s", label[vorder[v]]
+	printf "\n"
+	J = J ",\"cpu_us_per_op\":{"
+	for (b = 1; b <= nb; b++) {
+		bn = border[b]
+		printf "%-14s", bn
+		J = J (b > 1 ? "," : "") "\"" bn "\":{"
+		first = 1
+		for (v = 1; v <= nv; v++) {
+			vn = vorder[v]
+			if (!seen(variants, vn)) continue
+			u = median(bu[bn, vn]); sy = median(bs[bn, vn]); x = median(tu[bn, vn]); y = median(ts[bn, vn])
+			cell = (u == "" ? "-" : sprintf("%.2f+%.2f", u, sy))
+			if (x != "") cell = cell sprintf("|%.2f+%.2f", x, y)
+			printf " %24s", cell
+			if (u == "" && x == "") continue
+			J = J (first ? "" : ",") "\"" vn "\":{"
+			if (u != "") J = J "\"bench_user\":" jlist(bu[bn, vn]) ",\"bench_sys\":" jlist(bs[bn, vn]) ",\"bench_user_median\":" u ",\"bench_sys_median\":" sy
+			if (x != "") J = J (u != "" ? "," : "") "\"tracer_user\":" jlist(tu[bn, vn]) ",\"tracer_sys\":" jlist(ts[bn, vn]) ",\"tracer_user_median\":" x ",\"tracer_sys_median\":" y
 			J = J "}"
 			first = 0
 		}

@@ -7,13 +7,16 @@
 #
 # Usage: tests/bench/run.sh [--rounds N] [--secs S] [--fill N] [--timeout S] [--keep]
 #   --rounds N   runs of each benchmark per variant (default 5)
-#   --secs S     guest seconds per timed run (default 0.5: 5e8 instructions)
+#   --secs S     guest seconds per timed run (default 0.25: 2.5e8 instructions;
+#                the tracefs benchmark runs 4 times as long)
 #   --fill N     entries in the umount benchmark's tmpfs (default 100000)
 #   --variants L comma-separated subset of base,pdt,nodput,bt (default: all four)
 #   --only L     comma-separated subset of the benchmarks (default: all)
 #   --bin NAME=PATH  another pdtrace binary, run as variant NAME (before/after
 #                figures of a change: --bin before=OLD --variants base,before,pdt)
 #   --no-sustained  skip the events-per-second measurement under pdtrace check
+#   --sustained-secs S  guest seconds of that measurement (default 2: many times
+#                what pdtrace's ring buffer holds, so a reader that falls behind loses)
 #   --no-icount  guest time is host time (default: qemu -icount, see below)
 #
 # Time in the guest is counted in instructions (qemu -icount shift=0: one guest
@@ -28,7 +31,7 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${OUTPUT:-$top/build}
 out=$build/bench
-rounds=5 secs=0.5 fill=100000 limit=0 variants=base,pdt,nodput,bt only=all bins=() sustained=1 icount=1
+rounds=5 secs=0.25 ssecs=2 fill=100000 limit=0 variants=base,pdt,nodput,bt only=all bins=() sustained=1 icount=1
 
 die() { echo "bench: $*" >&2; exit 2; }
 
@@ -42,6 +45,7 @@ while [ $# -gt 0 ]; do
 	--only) only=${2:?}; shift 2 ;;
 	--bin) bins+=("${2:?}"); shift 2 ;;
 	--no-sustained) sustained=0; shift ;;
+	--sustained-secs) ssecs=${2:?}; shift 2 ;;
 	--no-icount) icount=0; shift ;;
 	-h|--help) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown argument '$1'" ;;
@@ -105,6 +109,7 @@ build_guest() {
 	done
 	cat >"$s/params" <<EOP
 sustained=$sustained
+ssecs=$ssecs
 rounds=$rounds
 secs=$secs
 fill=$fill
