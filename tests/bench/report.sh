@@ -80,12 +80,12 @@ END {
 	# icount): the processes of the benchmark (their system time includes the BPF
 	# programs) and the tracer process, user + system, medians of the rounds.
 	if (clk == "") clk = 100
-	for (k in tc_u) {
-		split(k, kk, SUBSEP)
-		if ((kk[1], kk[2], kk[3]) in nops) {
-			add(tu, kk[1] SUBSEP kk[2], sprintf("%.3f", tc_u[k] * 1e6 / clk / nops[kk[1], kk[2], kk[3]]))
-			add(ts, kk[1] SUBSEP kk[2], sprintf("%.3f", tc_s[k] * 1e6 / clk / nops[kk[1], kk[2], kk[3]]))
-		}
+	nvs = split(variants, vlist, " ")
+	for (b = 1; b <= nb; b++) for (v = 1; v <= nvs; v++) for (r = 1; r <= param["rounds"]; r++) {
+		bn = border[b]; vn = vlist[v]
+		if (!((bn, vn, r) in tc_u) || !((bn, vn, r) in nops)) continue
+		add(tu, bn SUBSEP vn, sprintf("%.3f", tc_u[bn, vn, r] * 1e6 / clk / nops[bn, vn, r]))
+		add(ts, bn SUBSEP vn, sprintf("%.3f", tc_s[bn, vn, r] * 1e6 / clk / nops[bn, vn, r]))
 	}
 	printf "\nCPU time per operation, guest us (medians): benchmark user+sys|tracer user+sys\n%-14s", ""
 	for (v = 1; v <= nv; v++) if (seen(variants, vorder[v])) printf " %24s", label[vorder[v]]
