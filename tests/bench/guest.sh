@@ -9,8 +9,10 @@
 #   @@MAP VARIANT TYPE KEY VALUE MAX MEMLOCK   the tracer's BPF maps
 #   @@U VARIANT ROUND KB_BEFORE KB_AFTER ENTRIES  tracer RSS around the umount fill
 #   @@L VARIANT ROUND LOST               pdtrace's lost events (its JSON summary)
-#   @@C BENCH VARIANT ROUND UTICKS STICKS  tracer CPU time (user, system) during a run
-#                                        and the 0.5 s after it, in clock ticks
+#   @@C BENCH VARIANT ROUND UTICKS STICKS NS MINFLT BPF_NS BPF_RUNS
+#                                        the tracer during a run and the 0.5 s after it:
+#                                        CPU time (user, system ticks; ns on a CPU), minor
+#                                        faults, its BPF programs' time and runs (bpf_stats)
 #   @@E NAME OPS SECS EVENTS LOST        pdtrace check on a churn workload
 #   @@I / @@W                            information, warnings
 # Variants: base (untraced), pdt (pdtrace trace), nodput (pdtrace trace --no-dput),
@@ -39,6 +41,11 @@ cfs=/sys/kernel/config/nvmet/subsystems
 
 all="stat-tmpfs stat-debugfs create-1 create-2 mkdir-1 mkdir-2 umount configfs tracefs"
 [ "$only" = all ] && only=$all
+
+# run.sh --bpf-stats: the kernel times every BPF program run (run_time_ns in fdinfo),
+# at a cost of its own on each run: for attribution, not for the ops/s figures.
+[ "$bpfstats" != 1 ] || echo 1 >/proc/sys/kernel/bpf_stats_enabled
+echo "@@I bpf_stats $(cat /proc/sys/kernel/bpf_stats_enabled 2>/dev/null)"
 
 ms() { echo $(($(date +%s%N) / 1000000)); }
 
@@ -90,16 +97,29 @@ stop_tracer() {
 	tpid=
 }
 
-# The tracer's CPU time so far, user and system, in clock ticks (/proc/PID/stat
-# fields 14 and 15: every thread of the process). Its comm has no spaces.
+# The tracer's CPU time so far: user and system clock ticks (/proc/PID/stat fields
+# 14 and 15: every thread of the process; its comm has no spaces), nanoseconds on a
+# CPU (/proc/PID/schedstat: the main thread), minor faults (stat field 10); then,
+# with bpf_stats on (run.sh --bpf-stats), its BPF programs' run_time_ns and run_cnt
+# summed over its program fds.
 cpu() {
-	if [ -n "$tpid" ]; then awk '{ print $14, $15 }' /proc/$tpid/stat; else echo 0 0; fi
+	if [ -z "$tpid" ]; then
+		echo 0 0 0 0 0 0
+		return
+	fi
+	{
+		cat /proc/$tpid/stat /proc/$tpid/schedstat
+		[ "$bpfstats" != 1 ] || cat /proc/$tpid/fdinfo/* 2>/dev/null
+	} | awk 'NR == 1 { u = $14; s = $15; f = $10 } NR == 2 { ns = $1 }
+		/^run_time_ns:/ { bt += $2 } /^run_cnt:/ { bc += $2 }
+		END { print u + 0, s + 0, ns + 0, f + 0, bt + 0, bc + 0 }'
 }
-# "@@C BENCH VARIANT ROUND UTICKS STICKS": the tracer's CPU time since cpu() printed $3 $4.
-cpu_since() { # bench variant utime0 stime0
+# "@@C BENCH VARIANT ROUND UTICKS STICKS NS MINFLT BPF_NS BPF_RUNS": what cpu() counted
+# since it printed $3...
+cpu_since() { # bench variant utime0 stime0 ns0 flt0 bpfns0 bpfcnt0
 	[ -n "$tpid" ] || return 0
-	set -- "$1" "$2" "$3" "$4" $(cpu)
-	echo "@@C $1 $2 $round $(($5 - $3)) $(($6 - $4))"
+	set -- "$@" $(cpu)
+	echo "@@C $1 $2 $round $(($9 - $3)) $((${10} - $4)) $((${11} - $5)) $((${12} - $6)) $((${13} - $7)) $((${14} - $8))"
 }
 
 # One run of benchmark $1 under variant $2: "@@R" line from pdtbench's "ops= secs=".

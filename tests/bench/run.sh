@@ -18,6 +18,9 @@
 #   --sustained-secs S  guest seconds of that measurement (default 2: many times
 #                what pdtrace's ring buffer holds, so a reader that falls behind loses)
 #   --no-icount  guest time is host time (default: qemu -icount, see below)
+#   --bpf-stats  the kernel times the tracer's BPF programs (kernel.bpf_stats_enabled):
+#                where its cost goes; each program run costs more, so the ops/s of
+#                such a run are not those of a default one
 #
 # Time in the guest is counted in instructions (qemu -icount shift=0: one guest
 # nanosecond per instruction), not host time: the machine is shared, and another
@@ -31,7 +34,7 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${OUTPUT:-$top/build}
 out=$build/bench
-rounds=5 secs=0.25 ssecs=2 fill=100000 limit=0 variants=base,pdt,nodput,bt only=all bins=() sustained=1 icount=1
+rounds=5 secs=0.25 ssecs=2 fill=100000 bpfstats=0 limit=0 variants=base,pdt,nodput,bt only=all bins=() sustained=1 icount=1
 
 die() { echo "bench: $*" >&2; exit 2; }
 
@@ -47,7 +50,8 @@ while [ $# -gt 0 ]; do
 	--no-sustained) sustained=0; shift ;;
 	--sustained-secs) ssecs=${2:?}; shift 2 ;;
 	--no-icount) icount=0; shift ;;
-	-h|--help) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--bpf-stats) bpfstats=1; shift ;;
+	-h|--help) sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown argument '$1'" ;;
 	esac
 done
@@ -109,6 +113,7 @@ build_guest() {
 	done
 	cat >"$s/params" <<EOP
 sustained=$sustained
+bpfstats=$bpfstats
 ssecs=$ssecs
 rounds=$rounds
 secs=$secs
