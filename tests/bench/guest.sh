@@ -7,6 +7,8 @@
 #   @@A VARIANT ROUND MS                 tracer start to attached
 #   @@M VARIANT ROUND RSS_KB HWM_KB      tracer process memory at the end of the round
 #   @@MAP VARIANT TYPE KEY VALUE MAX MEMLOCK   the tracer's BPF maps
+#   @@PROG VARIANT ROUND NAME NS RUNS    each BPF program of the tracer over the round
+#                                        (run.sh --bpf-stats)
 #   @@U VARIANT ROUND KB_BEFORE KB_AFTER ENTRIES  tracer RSS around the umount fill
 #   @@L VARIANT ROUND LOST               pdtrace's lost events (its JSON summary)
 #   @@C BENCH VARIANT ROUND UTICKS STICKS NS MINFLT BPF_NS BPF_RUNS
@@ -82,10 +84,23 @@ stop_tracer() {
 	[ -n "$tpid" ] || return 0
 	echo "@@M $1 $round $(rss $tpid)"
 	if [ "$round" = 1 ]; then
+		grep ' bpf_prog_' /proc/kallsyms >/tmp/bpfsyms
 		for fd in /proc/$tpid/fdinfo/*; do
 			awk -v v=$1 '/^map_type/ { t = $2 } /^key_size/ { k = $2 } /^value_size/ { vs = $2 }
 				/^max_entries/ { m = $2 } /^memlock/ { ml = $2 }
 				END { if (t != "") print "@@MAP", v, t, k, vs, m, ml }' $fd 2>/dev/null
+		done
+	fi
+	if [ "$bpfstats" = 1 ]; then
+		# Each BPF program of the tracer over the round: its name from kallsyms
+		# (bpf_prog_TAG_NAME), its run time and runs.
+		grep ' bpf_prog_' /proc/kallsyms >/tmp/bpfsyms
+		for fd in /proc/$tpid/fdinfo/*; do
+			awk '/^prog_tag:/ { t = $2 } /^run_time_ns:/ { ns = $2 } /^run_cnt:/ { c = $2 }
+				END { if (t != "") print t, ns + 0, c + 0 }' $fd 2>/dev/null
+		done | while read -r tag ns cnt; do
+			name=$(awk -v p="bpf_prog_${tag}_" 'index($3, p) == 1 { print substr($3, length(p) + 1); exit }' /tmp/bpfsyms)
+			echo "@@PROG $1 $round ${name:-$tag} $ns $cnt"
 		done
 	fi
 	kill -INT $tpid

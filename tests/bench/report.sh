@@ -30,6 +30,7 @@ $1 == "@@R" && $5 > 0 { nops[$2, $3, $4] = $5
 $1 == "@@I" && $2 == "clk_tck" { clk = $3 }
 $1 == "@@C" { tc_u[$2, $3, $4] = $5; tc_s[$2, $3, $4] = $6
 	if (NF >= 10) { tc_ns[$2, $3, $4] = $7; tc_flt[$2, $3, $4] = $8; tc_bns[$2, $3, $4] = $9; tc_bcnt[$2, $3, $4] = $10; if ($10 > 0) bpfstats = 1 } }
+$1 == "@@PROG" { pk = $2 SUBSEP $4; if (!(pk in pns)) porder[++np] = pk; pns[pk] += $5; pcnt[pk] += $6 }
 $1 == "@@A" { add(attach, $2, $4) }
 $1 == "@@M" { add(rss, $2, $4); add(hwm, $2, $5) }
 $1 == "@@MAP" { maps[$2] = maps[$2] (maps[$2] == "" ? "" : ",") sprintf("{\"type\":%d,\"key_size\":%d,\"value_size\":%d,\"max_entries\":%d,\"memlock\":%d}", $3, $4, $5, $6, $7)
@@ -151,6 +152,15 @@ END {
 		printf "\n"
 	}
 	J = J "},\"bpf_stats\":" (bpfstats ? "true" : "false")
+	# run.sh --bpf-stats: every BPF program of the tracers, all rounds together.
+	if (np > 0) printf "\nBPF programs, all rounds (bpf_stats on): %-28s %10s %12s\n", "", "ns/run", "runs"
+	J = J ",\"bpf_programs\":["
+	for (i = 1; i <= np; i++) {
+		split(porder[i], pp, SUBSEP)
+		printf "  %-12s %-52s %10.0f %12d\n", label[pp[1]], pp[2], (pcnt[porder[i]] > 0 ? pns[porder[i]] / pcnt[porder[i]] : 0), pcnt[porder[i]]
+		J = J (i > 1 ? "," : "") "{\"variant\":\"" pp[1] "\",\"program\":\"" pp[2] "\",\"run_time_ns\":" pns[porder[i]] ",\"runs\":" pcnt[porder[i]] "}"
+	}
+	J = J "]"
 	printf "\n%-28s", ""
 	for (v = 2; v <= nv; v++) if (seen(variants, vorder[v])) printf " %14s", label[vorder[v]]
 	printf "\n"

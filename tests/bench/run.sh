@@ -21,6 +21,8 @@
 #   --bpf-stats  the kernel times the tracer's BPF programs (kernel.bpf_stats_enabled):
 #                where its cost goes; each program run costs more, so the ops/s of
 #                such a run are not those of a default one
+#   --smp N      virtual CPUs (default 2). With 1, nothing runs interleaved with
+#                anything else, so CPU and BPF run times count only their own instructions
 #
 # Time in the guest is counted in instructions (qemu -icount shift=0: one guest
 # nanosecond per instruction), not host time: the machine is shared, and another
@@ -34,7 +36,7 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${OUTPUT:-$top/build}
 out=$build/bench
-rounds=5 secs=0.25 ssecs=2 fill=100000 bpfstats=0 limit=0 variants=base,pdt,nodput,bt only=all bins=() sustained=1 icount=1
+rounds=5 secs=0.25 ssecs=2 fill=100000 bpfstats=0 smp=2 limit=0 variants=base,pdt,nodput,bt only=all bins=() sustained=1 icount=1
 
 die() { echo "bench: $*" >&2; exit 2; }
 
@@ -51,7 +53,8 @@ while [ $# -gt 0 ]; do
 	--sustained-secs) ssecs=${2:?}; shift 2 ;;
 	--no-icount) icount=0; shift ;;
 	--bpf-stats) bpfstats=1; shift ;;
-	-h|--help) sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--smp) smp=${2:?}; shift 2 ;;
+	-h|--help) sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown argument '$1'" ;;
 	esac
 done
@@ -134,10 +137,10 @@ boot() {
 	rm -f "$out/console" "$out/results" "$out/results.log"
 	local clock=()
 	[ $icount -eq 0 ] || clock=(-icount shift=0,sleep=off)
-	echo "bench: booting $ver (tcg, 2 vCPUs$([ $icount -eq 0 ] || echo ", icount")), up to ${t}s; console in $out/console" >&2
+	echo "bench: booting $ver (tcg, $smp vCPUs$([ $icount -eq 0 ] || echo ", icount")), up to ${t}s; console in $out/console" >&2
 	: >"$out/results"
 	timeout --kill-after=10 "$t" qemu-system-x86_64 \
-		-accel tcg,thread=single "${clock[@]}" -cpu max -m 2048 -smp 2 -no-reboot \
+		-accel tcg,thread=single "${clock[@]}" -cpu max -m 2048 -smp "$smp" -no-reboot \
 		-display none -monitor none -nodefaults \
 		-serial "file:$out/console" -serial "file:$out/results" \
 		-virtfs "local,path=$root,mount_tag=broot,security_model=none,readonly=on" \
