@@ -2,12 +2,19 @@
 # Runs in the benchmark guest, chrooted into the sid root (see guest-init): every
 # benchmark under every variant, interleaved round by round. One line per figure
 # on stdout (the host's tests/bench/report.sh reads them):
-#   @@R BENCH VARIANT ROUND OPS SECS     a timed run
+#   @@R BENCH VARIANT ROUND OPS SECS USER_US SYS_US  a timed run, and the CPU time
+#                                        of the benchmark's own processes
 #   @@A VARIANT ROUND MS                 tracer start to attached
 #   @@M VARIANT ROUND RSS_KB HWM_KB      tracer process memory at the end of the round
 #   @@MAP VARIANT TYPE KEY VALUE MAX MEMLOCK   the tracer's BPF maps
+#   @@PROG VARIANT ROUND NAME NS RUNS    each BPF program of the tracer over the round
+#                                        (run.sh --bpf-stats)
 #   @@U VARIANT ROUND KB_BEFORE KB_AFTER ENTRIES  tracer RSS around the umount fill
 #   @@L VARIANT ROUND LOST               pdtrace's lost events (its JSON summary)
+#   @@C BENCH VARIANT ROUND UTICKS STICKS NS MINFLT BPF_NS BPF_RUNS
+#                                        the tracer during a run and the 0.5 s after it:
+#                                        CPU time (user, system ticks; ns on a CPU), minor
+#                                        faults, its BPF programs' time and runs (bpf_stats)
 #   @@E NAME OPS SECS EVENTS LOST        pdtrace check on a churn workload
 #   @@I / @@W                            information, warnings
 # Variants: base (untraced), pdt (pdtrace trace), nodput (pdtrace trace --no-dput),
@@ -37,6 +44,11 @@ cfs=/sys/kernel/config/nvmet/subsystems
 all="stat-tmpfs stat-debugfs create-1 create-2 mkdir-1 mkdir-2 umount configfs tracefs"
 [ "$only" = all ] && only=$all
 
+# run.sh --bpf-stats: the kernel times every BPF program run (run_time_ns in fdinfo),
+# at a cost of its own on each run: for attribution, not for the ops/s figures.
+[ "$bpfstats" != 1 ] || echo 1 >/proc/sys/kernel/bpf_stats_enabled
+echo "@@I bpf_stats $(cat /proc/sys/kernel/bpf_stats_enabled 2>/dev/null)"
+
 ms() { echo $(($(date +%s%N) / 1000000)); }
 
 tpid=
@@ -47,7 +59,8 @@ start_tracer() {
 	base) return 0 ;;
 	pdt) $P trace -f json >/tmp/tr.out 2>/tmp/tr.err & tpid=$!; pat='^pdtrace: tracing' ;;
 	nodput) $P trace -f json --no-dput >/tmp/tr.out 2>/tmp/tr.err & tpid=$!; pat='^pdtrace: tracing' ;;
-	bt) BPFTRACE_MAX_MAP_KEYS=262144 bpftrace /bench/pdtrace.bt >/tmp/tr.out 2>/tmp/tr.err & tpid=$!; pat='^Attach' ;;
+	bt) BPFTRACE_MAX_MAP_KEYS=262144 bpftrace --traceable-functions /tmp/traceable \
+		/bench/pdtrace.bt >/tmp/tr.out 2>/tmp/tr.err & tpid=$!; pat='^Attach' ;;
 	*) # another pdtrace binary (run.sh --bin NAME=PATH)
 		[ -x /bench/pdtrace.$1 ] || { echo "@@W $1: no such variant"; return 1; }
 		/bench/pdtrace.$1 trace -f json >/tmp/tr.out 2>/tmp/tr.err & tpid=$!; pat='^pdtrace: tracing' ;;
@@ -71,10 +84,23 @@ stop_tracer() {
 	[ -n "$tpid" ] || return 0
 	echo "@@M $1 $round $(rss $tpid)"
 	if [ "$round" = 1 ]; then
+		grep ' bpf_prog_' /proc/kallsyms >/tmp/bpfsyms
 		for fd in /proc/$tpid/fdinfo/*; do
 			awk -v v=$1 '/^map_type/ { t = $2 } /^key_size/ { k = $2 } /^value_size/ { vs = $2 }
 				/^max_entries/ { m = $2 } /^memlock/ { ml = $2 }
 				END { if (t != "") print "@@MAP", v, t, k, vs, m, ml }' $fd 2>/dev/null
+		done
+	fi
+	if [ "$bpfstats" = 1 ]; then
+		# Each BPF program of the tracer over the round: its name from kallsyms
+		# (bpf_prog_TAG_NAME), its run time and runs.
+		grep ' bpf_prog_' /proc/kallsyms >/tmp/bpfsyms
+		for fd in /proc/$tpid/fdinfo/*; do
+			awk '/^prog_tag:/ { t = $2 } /^run_time_ns:/ { ns = $2 } /^run_cnt:/ { c = $2 }
+				END { if (t != "") print t, ns + 0, c + 0 }' $fd 2>/dev/null
+		done | while read -r tag ns cnt; do
+			name=$(awk -v p="bpf_prog_${tag}_" 'index($3, p) == 1 { print substr($3, length(p) + 1); exit }' /tmp/bpfsyms)
+			echo "@@PROG $1 $round ${name:-$tag} $ns $cnt"
 		done
 	fi
 	kill -INT $tpid
@@ -86,9 +112,34 @@ stop_tracer() {
 	tpid=
 }
 
+# The tracer's CPU time so far: user and system clock ticks (/proc/PID/stat fields
+# 14 and 15: every thread of the process; its comm has no spaces), nanoseconds on a
+# CPU (/proc/PID/schedstat: the main thread), minor faults (stat field 10); then,
+# with bpf_stats on (run.sh --bpf-stats), its BPF programs' run_time_ns and run_cnt
+# summed over its program fds.
+cpu() {
+	if [ -z "$tpid" ]; then
+		echo 0 0 0 0 0 0
+		return
+	fi
+	{
+		cat /proc/$tpid/stat /proc/$tpid/schedstat
+		[ "$bpfstats" != 1 ] || cat /proc/$tpid/fdinfo/* 2>/dev/null
+	} | awk 'NR == 1 { u = $14; s = $15; f = $10 } NR == 2 { ns = $1 }
+		/^run_time_ns:/ { bt += $2 } /^run_cnt:/ { bc += $2 }
+		END { print u + 0, s + 0, ns + 0, f + 0, bt + 0, bc + 0 }'
+}
+# "@@C BENCH VARIANT ROUND UTICKS STICKS NS MINFLT BPF_NS BPF_RUNS": what cpu() counted
+# since it printed $3...
+cpu_since() { # bench variant utime0 stime0 ns0 flt0 bpfns0 bpfcnt0
+	[ -n "$tpid" ] || return 0
+	set -- "$@" $(cpu)
+	echo "@@C $1 $2 $round $(($9 - $3)) $((${10} - $4)) $((${11} - $5)) $((${12} - $6)) $((${13} - $7)) $((${14} - $8))"
+}
+
 # One run of benchmark $1 under variant $2: "@@R" line from pdtbench's "ops= secs=".
 emit() { # bench variant -- output of pdtbench
-	sed -n "s/^ops=\([0-9]*\) secs=\([0-9.]*\).*/@@R $1 $2 $round \1 \2/p"
+	sed -n "s/^ops=\([0-9]*\) secs=\([0-9.]*\) [^ ]* user_us=\([0-9]*\) sys_us=\([0-9]*\).*/@@R $1 $2 $round \1 \2 \3 \4/p"
 }
 
 run_bench() { # bench variant
@@ -103,10 +154,15 @@ run_bench() { # bench variant
 		mount -t tmpfs fill /mnt/u
 		before=0
 		[ -z "$tpid" ] || before=$(rss $tpid | cut -d' ' -f1)
+		c0=$(cpu)
 		$B fill -n "$fill" /mnt/u | emit fill "$2"
 		sleep 1 # let the tracer drain what the fill made
+		cpu_since fill "$2" $c0
 		[ -z "$tpid" ] || echo "@@U $2 $round $before $(rss $tpid | cut -d' ' -f1) $fill"
+		c0=$(cpu)
 		$B umount /mnt/u | emit umount "$2"
+		sleep 0.5
+		cpu_since umount "$2" $c0
 		;;
 	configfs) $B cycle -t "$secs" $cfs/pdtbench | emit "$@" ;;
 	# An instance is ~100 times the work of a configfs group: run it longer.
@@ -114,17 +170,32 @@ run_bench() { # bench variant
 	esac
 }
 
-echo "@@I params rounds=$rounds secs=$secs fill=$fill variants=$variants"
+# bpftrace reads available_filter_functions at every start, which the kernel makes
+# with a kallsyms lookup per function: under emulation that is most of its start-up.
+# Its --traceable-functions FILE reads a copy instead, made once here and timed.
+case " $variants " in
+*" bt "*)
+	t0=$(ms)
+	cat /sys/kernel/tracing/available_filter_functions >/tmp/traceable
+	echo "@@I traceable_functions $(($(ms) - t0)) ms $(wc -l </tmp/traceable) functions"
+	;;
+esac
+echo "@@I clk_tck $(getconf CLK_TCK 2>/dev/null || echo 100)"
+echo "@@I params rounds=$rounds secs=$secs ssecs=$ssecs fill=$fill variants=$variants"
 round=1
 while [ $round -le "$rounds" ]; do
 	for v in $variants; do
+		echo "@@I round $round $v"
 		start_tracer $v || continue
 		sleep 1
 		for b in $only; do
+			c0=$(cpu)
 			run_bench $b $v
-			sleep 0.5
+			sleep 0.5 # the tracer drains what the run made: its CPU time counts
+			[ $b = umount ] || cpu_since $b $v $c0
 		done
 		stop_tracer $v
+		echo "@@I round $round $v stopped"
 	done
 	round=$((round + 1))
 done
@@ -133,7 +204,7 @@ done
 [ "$sustained" = 1 ] || set --
 [ "$sustained" = 1 ] && set -- "create -p 2" "mkdir -p 2"
 for w in "$@"; do
-	$P check -f json -o /tmp/ck.json -- sh -c "$B $w -t $secs /mnt/w/c >/tmp/ck.ops" >/dev/null 2>&1
+	$P check -f json -o /tmp/ck.json -- sh -c "$B $w -t $ssecs /mnt/w/c >/tmp/ck.ops" >/dev/null 2>&1
 	ops=$(sed -n 's/^ops=\([0-9]*\) secs=\([0-9.]*\).*/\1 \2/p' /tmp/ck.ops)
 	ev=$(grep -o '"\(made\|discarded\|unpinned_at_umount\)":[0-9]*' /tmp/ck.json | awk -F: '{ s += $2 } END { print s + 0 }')
 	lost=$(sed -n 's/.*"lost_events":\([0-9]*\).*/\1/p' /tmp/ck.json)

@@ -7,14 +7,22 @@
 #
 # Usage: tests/bench/run.sh [--rounds N] [--secs S] [--fill N] [--timeout S] [--keep]
 #   --rounds N   runs of each benchmark per variant (default 5)
-#   --secs S     guest seconds per timed run (default 0.5: 5e8 instructions)
+#   --secs S     guest seconds per timed run (default 0.25: 2.5e8 instructions;
+#                the tracefs benchmark runs 4 times as long)
 #   --fill N     entries in the umount benchmark's tmpfs (default 100000)
 #   --variants L comma-separated subset of base,pdt,nodput,bt (default: all four)
 #   --only L     comma-separated subset of the benchmarks (default: all)
 #   --bin NAME=PATH  another pdtrace binary, run as variant NAME (before/after
 #                figures of a change: --bin before=OLD --variants base,before,pdt)
 #   --no-sustained  skip the events-per-second measurement under pdtrace check
+#   --sustained-secs S  guest seconds of that measurement (default 2: many times
+#                what pdtrace's ring buffer holds, so a reader that falls behind loses)
 #   --no-icount  guest time is host time (default: qemu -icount, see below)
+#   --bpf-stats  the kernel times the tracer's BPF programs (kernel.bpf_stats_enabled):
+#                where its cost goes; each program run costs more, so the ops/s of
+#                such a run are not those of a default one
+#   --smp N      virtual CPUs (default 2). With 1, nothing runs interleaved with
+#                anything else, so CPU and BPF run times count only their own instructions
 #
 # Time in the guest is counted in instructions (qemu -icount shift=0: one guest
 # nanosecond per instruction), not host time: the machine is shared, and another
@@ -28,7 +36,7 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${OUTPUT:-$top/build}
 out=$build/bench
-rounds=5 secs=0.5 fill=100000 limit=0 variants=base,pdt,nodput,bt only=all bins=() sustained=1 icount=1
+rounds=5 secs=0.25 ssecs=2 fill=100000 bpfstats=0 smp=2 limit=0 variants=base,pdt,nodput,bt only=all bins=() sustained=1 icount=1
 
 die() { echo "bench: $*" >&2; exit 2; }
 
@@ -42,8 +50,11 @@ while [ $# -gt 0 ]; do
 	--only) only=${2:?}; shift 2 ;;
 	--bin) bins+=("${2:?}"); shift 2 ;;
 	--no-sustained) sustained=0; shift ;;
+	--sustained-secs) ssecs=${2:?}; shift 2 ;;
 	--no-icount) icount=0; shift ;;
-	-h|--help) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--bpf-stats) bpfstats=1; shift ;;
+	--smp) smp=${2:?}; shift 2 ;;
+	-h|--help) sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown argument '$1'" ;;
 	esac
 done
@@ -105,6 +116,8 @@ build_guest() {
 	done
 	cat >"$s/params" <<EOP
 sustained=$sustained
+bpfstats=$bpfstats
+ssecs=$ssecs
 rounds=$rounds
 secs=$secs
 fill=$fill
@@ -121,19 +134,30 @@ boot() {
 	nv=$(echo "${variants//,/ }" | wc -w)
 	[ "$t" -gt 0 ] || t=$(awk -v r="$rounds" -v s="$secs" -v f="$fill" -v n="$nv" \
 		'BEGIN { printf "%d", 900 + r * n * (15 * 10 * s + 60 + f / 200) }')
-	rm -f "$out/console" "$out/results"
+	rm -f "$out/console" "$out/results" "$out/results.log"
 	local clock=()
 	[ $icount -eq 0 ] || clock=(-icount shift=0,sleep=off)
-	echo "bench: booting $ver (tcg, 2 vCPUs$([ $icount -eq 0 ] || echo ", icount")), up to ${t}s; console in $out/console" >&2
+	echo "bench: booting $ver (tcg, $smp vCPUs$([ $icount -eq 0 ] || echo ", icount")), up to ${t}s; console in $out/console" >&2
+	: >"$out/results"
 	timeout --kill-after=10 "$t" qemu-system-x86_64 \
-		-accel tcg,thread=single "${clock[@]}" -cpu max -m 2048 -smp 2 -no-reboot \
+		-accel tcg,thread=single "${clock[@]}" -cpu max -m 2048 -smp "$smp" -no-reboot \
 		-display none -monitor none -nodefaults \
 		-serial "file:$out/console" -serial "file:$out/results" \
 		-virtfs "local,path=$root,mount_tag=broot,security_model=none,readonly=on" \
 		-virtfs "local,path=$out/share,mount_tag=bshare,security_model=none" \
 		-kernel "$kdir/vmlinuz" -initrd "$out/initrd.gz" \
 		-append "console=ttyS0 panic=-1 oops=panic quiet" \
-		</dev/null >/dev/null 2>"$out/qemu.log" || true
+		</dev/null >/dev/null 2>"$out/qemu.log" &
+	local qpid=$! t0
+	t0=$(date +%s)
+	# Host time of every result line as it arrives (results.log: seconds since the
+	# boot started, then the line; the same on the terminal): where the wall time goes.
+	tail -n +1 -s 1 -F --pid=$qpid "$out/results" 2>/dev/null | while IFS= read -r l; do
+		printf '%5d %s\n' "$(($(date +%s) - t0))" "${l%$'\r'}"
+	done | tee "$out/results.log" | sed -u 's/^/bench: /' >&2 &
+	local logger=$!
+	wait $qpid || true
+	wait $logger || true
 	[ -f "$out/results" ] && sed -i 's/\r$//' "$out/results"
 	grep -q '^@@B BOOTED' "$out/results" 2>/dev/null || die "the guest never reached init (see $out/console)"
 	grep -q '^@@B DONE' "$out/results" || die "the guest did not finish: hung, crashed or timed out (see $out/console, $out/results)"
