@@ -93,7 +93,14 @@ void pdt_finding_text(FILE *fp, const struct pdt_finding *f, const struct ksyms 
 	if (f->nstack)
 		text_stack(fp, "stack", f->stack, f->nstack, k, addrs);
 	/* A superblock's books and a never-persistent dentry have no creation to show. */
-	if (strcmp(f->rule, PDT_RULE_SB_BALANCE) && strcmp(f->rule, PDT_RULE_DISCARD_UNPERSISTED))
+	if (!strcmp(f->rule, PDT_RULE_SB_BALANCE) || !strcmp(f->rule, PDT_RULE_DISCARD_UNPERSISTED))
+		return;
+	if (f->created_seen)
+		fprintf(fp, "  made persistent by pid %u (%s)%s\n", f->created_pid, f->created_comm,
+			f->ncreated ? ""
+				    : ", a user-space creation (its kernel stack is kept with "
+				      "--user-stacks)");
+	if (f->ncreated || !f->created_seen)
 		text_stack(fp, "made persistent at", f->created, f->ncreated, k, addrs);
 }
 
@@ -223,6 +230,13 @@ void pdt_finding_json(FILE *fp, const struct pdt_finding *f, const struct ksyms 
 	json_stack(fp, f->stack, f->nstack, k, addrs);
 	fputs(",\"created_stack\":", fp);
 	json_stack(fp, f->created, f->ncreated, k, addrs);
+	if (f->created_seen) {
+		fprintf(fp, ",\"created_by\":{\"pid\":%u,\"comm\":", f->created_pid);
+		pdt_json_str(fp, f->created_comm);
+		fputc('}', fp);
+	} else {
+		fputs(",\"created_by\":null", fp);
+	}
 	fputs(",\"message\":", fp);
 	pdt_json_str(fp, f->message);
 	fputc('}', fp);

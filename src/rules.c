@@ -301,6 +301,9 @@ static void describe(struct pdt_finding *f, const struct pdt_event_full *e, cons
 		if (!f->path[0])
 			memcpy(f->path, d->path, sizeof(f->path));
 		f->origin = d->origin;
+		f->created_seen = true;
+		f->created_pid = d->pid;
+		memcpy(f->created_comm, d->comm, sizeof(f->created_comm));
 		f->ncreated = d->nstack;
 		memcpy(f->created, d->stack, d->nstack * sizeof(f->created[0]));
 	}
@@ -356,6 +359,9 @@ static void on_persist(struct pdt_rules *r, const struct pdt_event_full *e, stru
 	    (f = new_finding(r, PDT_KIND_ILLEGAL_REMOVAL, PDT_RULE_CREATE_IN_DEAD_DIR, sb, h))) {
 		describe(f, e, NULL);
 		f->origin = h->origin;
+		f->created_seen = true;
+		f->created_pid = h->pid;
+		copy_str(f->created_comm, sizeof(f->created_comm), h->comm, sizeof(h->comm));
 		f->ncreated = f->nstack;
 		memcpy(f->created, f->stack, sizeof(f->created));
 		snprintf(f->message, sizeof(f->message),

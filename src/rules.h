@@ -41,7 +41,10 @@ struct pdt_finding {
 	unsigned long long ts_ns;
 	unsigned int nstack;
 	unsigned long long stack[PDT_STACK_DEPTH];
-	unsigned int ncreated; /* 0: creation not seen */
+	bool created_seen; /* the persist event came: created_pid/comm are its */
+	unsigned int created_pid;
+	char created_comm[PDT_COMM_LEN];
+	unsigned int ncreated; /* 0: creation not seen, or its stack not kept */
 	unsigned long long created[PDT_STACK_DEPTH];
 	char message[384];
 };

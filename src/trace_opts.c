@@ -5,7 +5,7 @@
 #include "log.h"
 #include "trace_opts.h"
 
-enum { OPT_NO_DPUT = 0x300, OPT_RINGBUF_PAGES, OPT_MAX_DENTRIES };
+enum { OPT_NO_DPUT = 0x300, OPT_RINGBUF_PAGES, OPT_MAX_DENTRIES, OPT_USER_STACKS };
 
 /* The defaults are spelt out in the help: keep them in step. */
 _Static_assert(PDT_DEFAULT_RINGBUF_PAGES == 2048, "--ringbuf-pages help");
@@ -13,6 +13,8 @@ _Static_assert(PDT_DEFAULT_MAX_DENTRIES == 131072, "--max-dentries help");
 
 static const struct argp_option trace_options[] = {
 	{ "no-dput", OPT_NO_DPUT, NULL, 0, "Do not trace dput() (its rule is then off)", 0 },
+	{ "user-stacks", OPT_USER_STACKS, NULL, 0,
+	  "Keep the kernel stack of user-space creations too (by default: their pid and comm)", 0 },
 	{ "ringbuf-pages", OPT_RINGBUF_PAGES, "N", 0,
 	  "Event ring buffer of N 4 KiB pages, a power of two (default 2048: 8 MiB)", 0 },
 	{ "max-dentries", OPT_MAX_DENTRIES, "N", 0,
@@ -73,6 +75,9 @@ static error_t parse_trace_opts(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case OPT_NO_DPUT:
 		o->no_dput = true;
+		return 0;
+	case OPT_USER_STACKS:
+		o->user_stacks = true;
 		return 0;
 	case OPT_RINGBUF_PAGES:
 		o->ringbuf_pages = ringbuf_pages(cmd, arg);

@@ -185,6 +185,7 @@ int pdt_tracker_open(struct pdt_tracker *t, const struct pdt_tracker_opts *o, ch
 	bpf_map__set_max_entries(t->skel->maps.events, pages * 4096);
 	bpf_map__set_max_entries(t->skel->maps.dentries,
 				 o->max_dentries ? o->max_dentries : PDT_DEFAULT_MAX_DENTRIES);
+	t->skel->rodata->pdt_user_stacks = o->user_stacks;
 	rc = track_bpf__load(t->skel);
 	if (rc) {
 		load_error(rc, err, errlen);

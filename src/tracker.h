@@ -17,6 +17,7 @@
 
 struct pdt_tracker_opts {
 	bool no_dput;		    /* leave dput() alone: its rule is off */
+	bool user_stacks;	    /* kernel stacks of user-space creations too */
 	unsigned int ringbuf_pages; /* of 4 KiB, power of two; 0: PDT_DEFAULT_RINGBUF_PAGES */
 	unsigned int max_dentries;  /* entries of the dentry map; 0: PDT_DEFAULT_MAX_DENTRIES */
 	/* Every raw event before the rules see it (trace -v, record); optional. */

@@ -122,6 +122,17 @@ volatile int pdt_armed;
 extern volatile int pdt_armed;
 #endif
 
+/*
+ * Kernel stacks of user-space creations too (--user-stacks). They are the syscall's
+ * path, and the unwind costs more than the rest of the persist program together:
+ * by default a user-made entry keeps its creator's pid and comm instead.
+ */
+#ifdef PDT_MAPS_OWNER
+const volatile bool pdt_user_stacks = false;
+#else
+extern const volatile bool pdt_user_stacks;
+#endif
+
 static __always_inline void bump(u32 idx)
 {
 	u64 *c = bpf_map_lookup_elem(&track_counters, &idx);

@@ -22,7 +22,7 @@ static __always_inline int track_persist_body(void *ctx, struct dentry *dentry, 
 	u64 key = (u64)dentry;
 	bool was;
 
-	e = emit_full(ctx, PDT_EV_PERSIST, dentry);
+	e = emit_full_nostack(PDT_EV_PERSIST, dentry);
 	was = BPF_CORE_READ(dentry, d_flags) & persistent_bit();
 	if (e) {
 		struct inode *dir = BPF_CORE_READ(dentry, d_parent, d_inode);
@@ -32,6 +32,10 @@ static __always_inline int track_persist_body(void *ctx, struct dentry *dentry, 
 			e->h.flags |= PDT_F_PARENT_DEAD;
 		if (inode && ((BPF_CORE_READ(inode, i_mode) & 00170000) == 0040000))
 			e->h.flags |= PDT_F_IS_DIR;
+		/* A finding now (persist twice, a dead parent) shows this stack whatever the origin. */
+		if (origin != PDT_ORIGIN_USER || pdt_user_stacks || was ||
+		    (e->h.flags & PDT_F_PARENT_DEAD))
+			add_stack(ctx, e);
 		submit(e);
 	}
 	if (was)

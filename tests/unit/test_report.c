@@ -160,7 +160,8 @@ static void test_json_report(void **state)
 	assert_non_null(strstr(s, "\"rule\":\"pinned-after-umount\""));
 	assert_non_null(strstr(s, "\"path\":\"/a<b>&\\\"c\\\"\""));
 	assert_non_null(strstr(s, "\"comm\":\"mk\\\"dir\""));
-	assert_non_null(strstr(s, "\"created_stack\":[\"d_make_persistent+0x4\"]"));
+	assert_non_null(strstr(s, "\"created_stack\":[\"d_make_persistent+0x4\"],"
+				  "\"created_by\":{\"pid\":0,\"comm\":\"mk\\\"dir\"}"));
 	assert_non_null(
 	    strstr(s, "\"summary\":{\"leak\":1,\"imbalance\":1,\"illegal-removal\":0}"));
 	/* No kernel address anywhere unless asked. */
@@ -178,7 +179,8 @@ static void test_text_report(void **state)
 
 	(void)state;
 	assert_non_null(strstr(s, "leak: pinned-after-umount: tmpfs 0:27 /a<b>&\"c\"\n"));
-	assert_non_null(strstr(s, "  made persistent at:\n    d_make_persistent+0x4\n"));
+	assert_non_null(strstr(s, "  made persistent by pid 0 (mk\"dir)\n  made persistent at:\n"
+				  "    d_make_persistent+0x4\n"));
 	assert_non_null(strstr(s, "coverage: umount_check() not traceable here"));
 	assert_non_null(strstr(s, "INCOMPLETE: 5 events lost"));
 	assert_non_null(strstr(s, "INCOMPLETE: 2 findings rest on an event that did not come"));
@@ -227,6 +229,45 @@ static void test_status_with_lost_events(void **state)
 	pdt_rules_free(r);
 }
 
+/* A user-space creation without its stack (the default): who made it, not where. */
+static void test_user_creation_without_stack(void **state)
+{
+	struct pdt_rules *r = pdt_rules_new();
+	struct pdt_event_full e = {};
+	struct pdt_report rep = { .version = "0.1.0", .kernel = "7.2.13", .rules = r };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp;
+
+	(void)state;
+	e.h.type = PDT_EV_PERSIST;
+	e.h.size = sizeof(e);
+	e.h.dentry = 0xffff888012345678ULL;
+	e.h.sb = 0xffff888000100000ULL;
+	e.h.origin = PDT_ORIGIN_USER;
+	e.h.pid = 42;
+	strcpy(e.h.comm, "mkdir");
+	strcpy(e.fs_type, "tmpfs");
+	strcpy(e.path, "/u");
+	assert_int_equal(pdt_rules_feed(r, &e, sizeof(e)), 0);
+	e.h.type = PDT_EV_SB_DOWN;
+	e.h.pid = 7;
+	strcpy(e.h.comm, "umount");
+	assert_int_equal(pdt_rules_feed(r, &e, sizeof(e)), 0);
+	fp = open_memstream(&buf, &len);
+	pdt_report_write(fp, PDT_FMT_TEXT, &rep);
+	pdt_report_write(fp, PDT_FMT_JSON, &rep);
+	fclose(fp);
+	assert_non_null(
+	    strstr(buf, "by pid 7 (umount)\n  made persistent by pid 42 (mkdir), a "
+			"user-space creation (its kernel stack is kept with --user-stacks)\n"));
+	assert_null(strstr(buf, "made persistent at"));
+	assert_non_null(
+	    strstr(buf, "\"created_stack\":[],\"created_by\":{\"pid\":42,\"comm\":\"mkdir\"}"));
+	free(buf);
+	pdt_rules_free(r);
+}
+
 static void test_junit_report(void **state)
 {
 	char *s = render(PDT_FMT_JUNIT, false, true);
@@ -252,6 +293,7 @@ int main(void)
 		cmocka_unit_test(test_text_report),
 		cmocka_unit_test(test_junit_report),
 		cmocka_unit_test(test_status_with_lost_events),
+		cmocka_unit_test(test_user_creation_without_stack),
 	};
 
 	return cmocka_run_group_tests_name("report", tests, NULL, NULL);

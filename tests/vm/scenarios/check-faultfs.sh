@@ -57,6 +57,14 @@ expect_grep '"kind":"illegal-removal","rule":"user-entry-removed","fs_type":"pdt
 expect_grep '"path":"/kdir/u","origin":"user"' /tmp/removal.json "removal: /kdir/u"
 expect_grep 'recursive removal of /kdir' /tmp/removal.json "removal: names the removal root"
 expect_no_grep '"path":"/kdir/kfile"' /tmp/removal.json "removal: kernel entries are fine"
+# User-made entries keep who made them, not the kernel stack (unless --user-stacks).
+expect_grep '"path":"/kdir/u/f","origin":"user",[^}]*"created_stack":\[\],"created_by":{"pid":[0-9]*,"comm":"touch"}' \
+	/tmp/removal.json "removal: /kdir/u/f made by touch, no creation stack kept"
+umount $m && faultfs_mount $m && dev=$(dev_of $m)
+$PDTRACE check --user-stacks -f json -o /tmp/ustk.json -- sh -c "mkdir $m/kdir/u && touch $m/kdir/u/f && echo remove kdir >$m/ctl"
+expect_eq "$?" 1 "--user-stacks: check exits 1"
+expect_grep '"path":"/kdir/u","origin":"user",[^}]*"created_stack":\["d_make_persistent+[^]]*"vfs_mkdir+' /tmp/ustk.json \
+	"--user-stacks: the creation stack of /kdir/u, from d_make_persistent through vfs_mkdir"
 
 # A legitimate removal of a kernel-only subtree (on a fresh mount) finds nothing.
 umount $m && faultfs_mount $m && dev=$(dev_of $m)

@@ -3,14 +3,16 @@
 # timeout: 120
 . /lib.sh
 mkdir -p /mnt/sg && mount -t tmpfs sg /mnt/sg
-attached() { for i in $(seq 1 120); do ls -l /proc/$1/fd 2>/dev/null | grep -q 'bpf.link' && return 0; sleep 0.5; done; return 1; }
+# COMMAND runs once check is attached (every program copy: a few seconds on TCG) and
+# forwards signals: wait for its mkdir.
+running() { for i in $(seq 1 240); do [ -d "$1" ] && return 0; sleep 0.5; done; return 1; }
 # (A shell starts background jobs with SIGINT ignored, so SIGINT is not tried here: sleep
 # would ignore it too.)
 for sig in TERM HUP; do
 	$PDTRACE check -f json -o /tmp/sg-$sig.json -- sh -c "mkdir /mnt/sg/$sig; exec sleep 60" &
 	pid=$!
-	attached $pid || fail "check never attached"
-	sleep 2
+	running /mnt/sg/$sig || fail "check never ran COMMAND"
+	sleep 1
 	kill -$sig $pid
 	wait $pid
 	expect_eq "$?" 0 "SIG$sig: check exits 0 (nothing found)"
