@@ -63,7 +63,7 @@ expect_grep '"path":"/kdir/u/f","origin":"user",[^}]*"created_stack":\[\],"creat
 umount $m && faultfs_mount $m && dev=$(dev_of $m)
 $PDTRACE check --user-stacks -f json -o /tmp/ustk.json -- sh -c "mkdir $m/kdir/u && touch $m/kdir/u/f && echo remove kdir >$m/ctl"
 expect_eq "$?" 1 "--user-stacks: check exits 1"
-expect_grep '"path":"/kdir/u","origin":"user",[^}]*"created_stack":\["d_make_persistent+[^]]*"vfs_mkdir+' /tmp/ustk.json \
+expect_grep '"path":"/kdir/u","origin":"user",[^}]*"created_stack":\["d_make_persistent+[^}]*"vfs_mkdir+' /tmp/ustk.json \
 	"--user-stacks: the creation stack of /kdir/u, from d_make_persistent through vfs_mkdir"
 
 # A legitimate removal of a kernel-only subtree (on a fresh mount) finds nothing.
