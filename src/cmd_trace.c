@@ -188,11 +188,7 @@ int cmd_trace(int argc, char **argv)
 		sum.ksyms = NULL;
 		pdt_report_summary(stdout, &sum);
 	}
-	{
-		const bool all[PDT_KIND_MAX] = { [0 ... PDT_KIND_MAX - 1] = true };
-
-		status = pdt_report_status(&rep, all);
-	}
+	status = pdt_report_status(&rep, pdt_fail_on_all);
 	ksyms_free(tc.ksyms);
 	pdt_tracker_close(&t);
 	return status;

@@ -454,11 +454,7 @@ int cmd_watch(int argc, char **argv)
 	pdt_tracker_stop(&w.t);
 	pdt_tracker_losses(&w.t, &lost, &full);
 	{
-		const bool all[PDT_KIND_MAX] = { [0 ... PDT_KIND_MAX - 1] = true };
-		bool complete = !lost && !full;
-		int status = pdt_rules_fail(w.t.rules, all, complete) ? PDT_EXIT_FINDINGS
-			     : complete				      ? PDT_EXIT_OK
-								      : PDT_EXIT_INCOMPLETE;
+		int status = pdt_exit_status(w.t.rules, pdt_fail_on_all, !lost && !full);
 
 		pdt_tracker_close(&w.t);
 		free(w.sbs);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <stdlib.h>
 #include <string.h>
+#include "exit_codes.h"
 #include "json.h"
 #include "report.h"
 
@@ -28,11 +29,18 @@ static unsigned long long by_absence(const struct pdt_report *r)
 	return n;
 }
 
+const bool pdt_fail_on_all[PDT_KIND_MAX] = { [0 ... PDT_KIND_MAX - 1] = true };
+
+int pdt_exit_status(const struct pdt_rules *r, const bool fail_on[PDT_KIND_MAX], bool complete)
+{
+	if (pdt_rules_fail(r, fail_on, complete))
+		return PDT_EXIT_FINDINGS;
+	return complete ? PDT_EXIT_OK : PDT_EXIT_INCOMPLETE;
+}
+
 int pdt_report_status(const struct pdt_report *r, const bool fail_on[PDT_KIND_MAX])
 {
-	if (pdt_rules_fail(r->rules, fail_on, r->complete))
-		return 1;
-	return r->complete ? 0 : 3;
+	return pdt_exit_status(r->rules, fail_on, r->complete);
 }
 
 int pdt_mounts_append(struct pdt_mount **v, size_t *n, size_t *cap,
@@ -132,6 +140,7 @@ static void text_recording(FILE *fp, const struct pdt_report *r)
 void pdt_report_summary(FILE *fp, const struct pdt_report *r)
 {
 	bool truncated = r->recording && r->recording->truncated;
+	unsigned long long absent;
 	char dev[24];
 	size_t i;
 
@@ -159,13 +168,13 @@ void pdt_report_summary(FILE *fp, const struct pdt_report *r)
 			"INCOMPLETE: %llu events lost, %llu map insertions refused, %llu malformed "
 			"events: findings may be missing\n",
 			r->lost_events, r->map_full, r->malformed);
-	if (!r->complete && by_absence(r))
+	absent = by_absence(r);
+	if (!r->complete && absent)
 		fprintf(
 		    fp,
 		    "INCOMPLETE: %llu findings rest on an event that did not come (%s, %s, %s): "
 		    "they may be artifacts of the loss and do not set the exit status\n",
-		    by_absence(r), PDT_RULE_PINNED_AFTER_UMOUNT, PDT_RULE_ORPHANED,
-		    PDT_RULE_SB_BALANCE);
+		    absent, PDT_RULE_PINNED_AFTER_UMOUNT, PDT_RULE_ORPHANED, PDT_RULE_SB_BALANCE);
 	if (r->argv && r->argv[0] && r->exit_status >= 0)
 		fprintf(fp, "command: %s exited with status %d\n", r->argv[0], r->exit_status);
 	else if (r->argv && r->argv[0])

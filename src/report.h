@@ -52,6 +52,10 @@ int pdt_parse_format(const char *s, enum pdt_format *fmt);
  * the data is incomplete, else 0.
  */
 int pdt_report_status(const struct pdt_report *r, const bool fail_on[PDT_KIND_MAX]);
+/* The same rule where there is no report (watch): the findings so far, and completeness. */
+int pdt_exit_status(const struct pdt_rules *r, const bool fail_on[PDT_KIND_MAX], bool complete);
+/* fail_on for commands that fail on any finding (trace, watch). */
+extern const bool pdt_fail_on_all[PDT_KIND_MAX];
 /* Append the mount of dev (looked up in ix) to mounts kept parallel to the superblocks. */
 int pdt_mounts_append(struct pdt_mount **v, size_t *n, size_t *cap,
 		      const struct mountinfo_index *ix, unsigned int dev);
