@@ -34,8 +34,12 @@ enum pdt_event_type {
 	PDT_EV_UNPIN,	    /* select_collect_umount() unpins a persistent dentry */
 	PDT_EV_BUSY,	    /* umount_check() finds a dentry still in use */
 	PDT_EV_SB_DOWN,	    /* generic_shutdown_super() returned */
-	PDT_EV_MOVE,	    /* d_move() of a persistent dentry: new parent and path */
+	PDT_EV_MOVE,	    /* __d_move() of a persistent dentry: new parent and path */
 	PDT_EV_REMOVAL,	    /* an outermost recursive removal starts: its root and path */
+	PDT_EV_EATEN,	    /* a persistent dentry with count 0: its reference was eaten */
+	PDT_EV_VICTIM,	    /* a rename over a persistent dentry left it persistent */
+	PDT_EV_WALK,	    /* the self-check's walk of a superblock starts or ends */
+	PDT_EV_WALK_ENTRY,  /* one dentry the walk found (struct pdt_walk_entry) */
 	PDT_EV_MAX,
 };
 
@@ -53,6 +57,9 @@ enum pdt_origin {
 #define PDT_F_IN_REMOVAL (1u << 4)     /* inside a recursive removal (removal_root set) */
 #define PDT_F_TRACKED (1u << 5)	       /* pdtrace saw it made persistent */
 #define PDT_F_IS_DIR (1u << 6)
+#define PDT_F_AT_UMOUNT (1u << 7) /* EATEN: seen by the umount walk, not at the kill */
+#define PDT_F_WALK_END (1u << 8)  /* WALK: the walk is over (else it starts) */
+#define PDT_F_WALK_FULL (1u << 9) /* WALK end: stopped early, ring buffer half full */
 
 /*
  * Every event starts with this header. Kernel addresses (dentry, parent, sb,
@@ -87,6 +94,29 @@ struct pdt_event_full {
 	char path[PDT_PATH_LEN]; /* from the superblock root, "/" for the root */
 };
 
+/*
+ * The self-check walks a superblock's whole tree (bpf/track/walk.bpf.c) and streams
+ * what it finds between two PDT_EV_WALK events (full events: the start carries the
+ * superblock's names; ts_ns orders it among the other events). Entries are small and
+ * of variable size: the name's bytes follow, padded to 8.
+ */
+struct pdt_walk_entry {
+	unsigned short type; /* PDT_EV_WALK_ENTRY */
+	unsigned short size; /* sizeof(*this) + name_len rounded up to 8 */
+	unsigned short name_len;
+	unsigned char wflags; /* PDT_W_* */
+	unsigned char pad;
+	unsigned long long dentry;
+	unsigned long long parent;
+	int refcount;
+	unsigned int seq; /* index in the walk: entries resume there after a full buffer */
+	char name[];
+};
+
+#define PDT_W_PERSISTENT (1u << 0)
+#define PDT_W_POSITIVE (1u << 1)
+#define PDT_W_ROOT (1u << 2)
+
 /* Per-dentry state kept in the BPF map while a dentry is persistent. */
 struct pdt_dentry_state {
 	unsigned long long sb;
@@ -107,8 +137,10 @@ struct pdt_sb_counts {
 
 /* Per-task state: what a task is in the middle of. */
 struct pdt_task_state {
-	unsigned long long create_target; /* dentry a user-space create was given */
-	unsigned long long removal_root;  /* outermost recursive removal */
+	unsigned long long create_target;   /* dentry a user-space create was given */
+	unsigned long long whiteout_parent; /* a RENAME_WHITEOUT's whiteout goes here ... */
+	unsigned long long whiteout_hash;   /* ... with this name (d_name.hash_len) */
+	unsigned long long removal_root;    /* outermost recursive removal */
 	unsigned int removal_depth;
 	unsigned int umount_depth;
 };

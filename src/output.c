@@ -43,7 +43,8 @@ void pdt_fill_report(struct pdt_report *rep, struct pdt_tracker *t, bool show_ad
 	rep->kernel = t->release;
 	rep->rules = t->rules;
 	rep->malformed = pdt_rules_malformed(t->rules);
-	rep->complete = !rep->lost_events && !rep->map_full && !rep->malformed;
+	rep->complete = !rep->lost_events && !rep->map_full && !rep->malformed &&
+			!pdt_rules_inconsistent(t->rules);
 	rep->mounts = t->mounts;
 	rep->nmounts = t->nmounts;
 	rep->missing = (const char *const *)t->missing;

@@ -86,7 +86,7 @@ void pdt_replay_fill_report(struct pdt_replay *rp, struct pdt_report *rep, const
 	rep->map_full = rec->end.map_full;
 	rep->malformed = pdt_rules_malformed(rp->rules);
 	rep->complete = rec->has_end && !rec->truncated && !rep->lost_events && !rep->map_full &&
-			!rep->malformed;
+			!rep->malformed && !pdt_rules_inconsistent(rp->rules);
 	rep->argv = rec->argv;
 	rep->exit_status = rec->has_end ? rec->end.exit_status : -1;
 	rep->rules = rp->rules;

@@ -137,6 +137,39 @@ static void text_recording(FILE *fp, const struct pdt_report *r)
 			rec->truncated);
 }
 
+/* The self-check's verdict: one line per superblock that is not clean, or one for all. */
+static void text_self_check(FILE *fp, const struct pdt_report *r)
+{
+	unsigned long long entries = 0;
+	size_t i, walked = 0;
+	char dev[24];
+
+	for (i = 0; i < pdt_rules_nsbs(r->rules); i++) {
+		const struct pdt_sb *sb = pdt_rules_sb(r->rules, i);
+
+		if (sb->check == PDT_CHECK_NONE)
+			continue;
+		walked++;
+		entries += sb->check_entries;
+		pdt_format_dev(sb->dev, dev, sizeof(dev));
+		if (sb->check == PDT_CHECK_INCONSISTENT)
+			fprintf(fp,
+				"INCONSISTENT: self-check of %s %s: %llu of the %llu entries the "
+				"books hold differ from the kernel's tree (first: %s): the tracker "
+				"missed a kernel path, findings on this filesystem may be false\n",
+				sb->fs_type, dev, sb->check_diffs, sb->check_entries,
+				sb->check_first);
+		else if (sb->check == PDT_CHECK_BUSY)
+			fprintf(fp, "self-check: %s %s changed during every walk: not checked\n",
+				sb->fs_type, dev);
+	}
+	if (walked && !pdt_rules_inconsistent(r->rules))
+		fprintf(fp,
+			"self-check: %zu mounted superblock%s walked, the books match the kernel "
+			"(%llu entries)\n",
+			walked, walked == 1 ? "" : "s", entries);
+}
+
 void pdt_report_summary(FILE *fp, const struct pdt_report *r)
 {
 	bool truncated = r->recording && r->recording->truncated;
@@ -162,8 +195,10 @@ void pdt_report_summary(FILE *fp, const struct pdt_report *r)
 			"coverage: dput() checked all but %llu calls (the kernel skips a program "
 			"while another run of it is under way on that CPU)\n",
 			r->dput_skipped);
+	text_self_check(fp, r);
 	text_recording(fp, r);
-	if (!r->complete && (r->lost_events || r->map_full || r->malformed || !truncated))
+	if (!r->complete && (r->lost_events || r->map_full || r->malformed ||
+			     (!truncated && !pdt_rules_inconsistent(r->rules))))
 		fprintf(fp,
 			"INCOMPLETE: %llu events lost, %llu map insertions refused, %llu malformed "
 			"events: findings may be missing\n",
@@ -328,12 +363,23 @@ static void json_report(FILE *fp, const struct pdt_report *r)
 		fprintf(
 		    fp,
 		    ",\"mounts\":%d,\"made\":%llu,\"discarded\":%llu,\"unpinned_at_umount\":%llu,"
-		    "\"adopted\":%llu,\"persistent_now\":%lld,\"findings\":%llu,\"unmounted\":%s}",
+		    "\"adopted\":%llu,\"persistent_now\":%lld,\"findings\":%llu,\"unmounted\":%s",
 		    m ? m->count : 0, sb->made, sb->discarded, sb->unpinned, sb->adopted, sb->live,
 		    sb->findings, sb->unmounted ? "true" : "false");
+		fprintf(fp, ",\"eaten\":%llu,\"self_check\":", sb->eaten);
+		pdt_json_str(fp, pdt_check_name(sb->check));
+		fprintf(fp, ",\"check_entries\":%llu,\"check_differences\":%llu,\"check_first\":",
+			sb->check_entries, sb->check_diffs);
+		if (sb->check_diffs)
+			pdt_json_str(fp, sb->check_first);
+		else
+			fputs("null", fp);
+		fputc('}', fp);
 	}
-	fprintf(fp, "],\"unlisted_findings\":%llu,\"findings_by_absence\":%llu,\"findings\":[",
-		pdt_rules_unlisted(r->rules), by_absence(r));
+	fprintf(fp,
+		"],\"inconsistent_superblocks\":%zu,\"unlisted_findings\":%llu,"
+		"\"findings_by_absence\":%llu,\"findings\":[",
+		pdt_rules_inconsistent(r->rules), pdt_rules_unlisted(r->rules), by_absence(r));
 	n = pdt_rules_nfindings(r->rules);
 	for (i = 0; i < n; i++) {
 		if (i)
@@ -413,10 +459,11 @@ static void junit_report(FILE *fp, const struct pdt_report *r)
 		xml_str(fp, r->recording->truncated);
 		fputs("\"/>\n", fp);
 	} else if (!r->complete) {
-		fprintf(fp,
-			"    <failure type=\"incomplete\" message=\"%llu events lost, %llu map "
-			"insertions refused\"/>\n",
-			r->lost_events, r->map_full);
+		fprintf(
+		    fp,
+		    "    <failure type=\"incomplete\" message=\"%llu events lost, %llu map "
+		    "insertions refused, %zu superblocks whose books differ from the kernel\"/>\n",
+		    r->lost_events, r->map_full, pdt_rules_inconsistent(r->rules));
 	}
 	fputs("  </testcase>\n", fp);
 	for (i = 0; i < nsb; i++) {

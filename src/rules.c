@@ -18,8 +18,27 @@ struct dent {
 	unsigned long long stack[PDT_STACK_DEPTH];
 };
 
+/* One dentry the self-check's walk found (struct pdt_walk_entry). */
+struct went {
+	uint64_t dentry, parent;
+	int refcount;
+	unsigned int wflags;
+	unsigned int nchildren; /* entries of the walk below it */
+	char name[256];
+};
+
+/* The walk under way: its entries, and whether its superblock changed meanwhile. */
+struct walk {
+	bool open, dirty;
+	uint64_t sb;
+	size_t sb_index;
+	struct u64map ents; /* dentry address -> struct went */
+};
+
 struct pdt_rules {
-	struct u64map dents;	/* dentry address -> struct dent */
+	struct u64map dents; /* dentry address -> struct dent */
+	struct u64map eaten; /* dentries whose eaten reference was reported */
+	struct walk walk;
 	struct u64map sb_index; /* sb address -> index + 1 into sbs */
 	struct u64map removals; /* removal root address -> its path (malloc'd) */
 	struct pdt_sb *sbs;
@@ -66,8 +85,22 @@ struct pdt_rules *pdt_rules_new(void)
 		u64map_init(&r->dents);
 		u64map_init(&r->sb_index);
 		u64map_init(&r->removals);
+		u64map_init(&r->eaten);
+		u64map_init(&r->walk.ents);
 	}
 	return r;
+}
+
+static void walk_clear(struct walk *w)
+{
+	size_t pos = 0;
+	struct went *e;
+
+	while ((e = u64map_next(&w->ents, &pos, NULL)))
+		free(e);
+	u64map_free(&w->ents);
+	u64map_init(&w->ents);
+	w->open = w->dirty = false;
 }
 
 void pdt_rules_free(struct pdt_rules *r)
@@ -85,6 +118,9 @@ void pdt_rules_free(struct pdt_rules *r)
 		free(d);
 	u64map_free(&r->removals);
 	u64map_free(&r->sb_index);
+	u64map_free(&r->eaten);
+	walk_clear(&r->walk);
+	u64map_free(&r->walk.ents);
 	free(r->sbs);
 	free(r->findings);
 	free(r);
@@ -125,7 +161,8 @@ const char *pdt_rule_name(const char *name)
 		PDT_RULE_ORPHANED,	     PDT_RULE_DISCARD_UNPERSISTED,
 		PDT_RULE_PERSIST_TWICE,	     PDT_RULE_DPUT_PERSISTENCE_REF,
 		PDT_RULE_SB_BALANCE,	     PDT_RULE_USER_ENTRY_REMOVED,
-		PDT_RULE_CREATE_IN_DEAD_DIR,
+		PDT_RULE_CREATE_IN_DEAD_DIR, PDT_RULE_EATEN_PERSISTENCE_REF,
+		PDT_RULE_RENAME_VICTIM_KEPT,
 	};
 	size_t i;
 
@@ -289,8 +326,52 @@ static struct pdt_finding *new_finding(struct pdt_rules *r, enum pdt_kind kind, 
 	return f;
 }
 
+/* The last component of a path as the books keep it. */
+static const char *leaf(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+/* "/name" at the end of out, if it fits whole. */
+static void path_append(char *out, size_t n, const char *name)
+{
+	size_t len = strlen(out), k = strlen(name);
+
+	if (len + 1 + k >= n)
+		return;
+	out[len] = '/';
+	memcpy(out + len + 1, name, k + 1);
+}
+
+/*
+ * Where a tracked dentry is now. Each dentry keeps the path it had when it was last
+ * made persistent or moved; a rename of a directory moves its whole subtree without
+ * an event for each entry below, so the path is rebuilt from the leaf names of the
+ * tracked ancestors, up to the first one whose own path is the base.
+ */
+static void dent_path(const struct pdt_rules *r, const struct dent *d, char *out, size_t n)
+{
+	const struct dent *chain[PDT_PATH_DEPTH * 4];
+	size_t depth = 0;
+
+	chain[depth++] = d;
+	while (depth < sizeof(chain) / sizeof(chain[0])) {
+		const struct dent *p = u64map_get((struct u64map *)&r->dents, d->parent);
+
+		if (!p || p == d)
+			break;
+		chain[depth++] = d = p;
+	}
+	snprintf(out, n, "%s", chain[depth - 1]->path);
+	while (--depth > 0)
+		path_append(out, n, leaf(chain[depth - 1]->path));
+}
+
 /* Fill the parts of a finding that come from a full event and a tracked dentry. */
-static void describe(struct pdt_finding *f, const struct pdt_event_full *e, const struct dent *d)
+static void describe(const struct pdt_rules *r, struct pdt_finding *f,
+		     const struct pdt_event_full *e, const struct dent *d)
 {
 	if (e) {
 		copy_str(f->path, sizeof(f->path), e->path, sizeof(e->path));
@@ -299,7 +380,7 @@ static void describe(struct pdt_finding *f, const struct pdt_event_full *e, cons
 	}
 	if (d) {
 		if (!f->path[0])
-			memcpy(f->path, d->path, sizeof(f->path));
+			dent_path(r, d, f->path, sizeof(f->path));
 		f->origin = d->origin;
 		f->created_seen = true;
 		f->created_pid = d->pid;
@@ -345,7 +426,7 @@ static void on_persist(struct pdt_rules *r, const struct pdt_event_full *e, stru
 		if (!rule_enabled(r, PDT_RULE_PERSIST_TWICE) ||
 		    !(f = new_finding(r, PDT_KIND_IMBALANCE, PDT_RULE_PERSIST_TWICE, sb, h)))
 			return;
-		describe(f, e, d);
+		describe(r, f, e, d);
 		snprintf(f->message, sizeof(f->message),
 			 "d_make_persistent() on a dentry that is already persistent "
 			 "(count %d on entry): it takes a second reference",
@@ -357,7 +438,7 @@ static void on_persist(struct pdt_rules *r, const struct pdt_event_full *e, stru
 	}
 	if ((h->flags & PDT_F_PARENT_DEAD) && rule_enabled(r, PDT_RULE_CREATE_IN_DEAD_DIR) &&
 	    (f = new_finding(r, PDT_KIND_ILLEGAL_REMOVAL, PDT_RULE_CREATE_IN_DEAD_DIR, sb, h))) {
-		describe(f, e, NULL);
+		describe(r, f, e, NULL);
 		f->origin = h->origin;
 		f->created_seen = true;
 		f->created_pid = h->pid;
@@ -371,6 +452,7 @@ static void on_persist(struct pdt_rules *r, const struct pdt_event_full *e, stru
 	}
 	if (d) /* a stale entry: its release was lost or happened outside our hooks */
 		forget(r, d);
+	u64map_del(&r->eaten, h->dentry); /* a new life at this address */
 	d = calloc(1, sizeof(*d));
 	if (!d || u64map_put(&r->dents, h->dentry, d)) {
 		free(d);
@@ -410,13 +492,13 @@ static void report_orphans(struct pdt_rules *r, const struct pdt_event_full *e, 
 		f = new_finding(r, PDT_KIND_LEAK, PDT_RULE_ORPHANED, sb, &e->h);
 		if (!f)
 			return;
-		describe(f, NULL, c);
+		describe(r, f, NULL, c);
 		f->nstack = e->nstack < PDT_STACK_DEPTH ? e->nstack : PDT_STACK_DEPTH;
 		memcpy(f->stack, e->stack, f->nstack * sizeof(f->stack[0]));
 		snprintf(f->message, sizeof(f->message),
 			 "still persistent after its parent %.180s was discarded: unreachable, "
 			 "pinned until an umount",
-			 dir->path);
+			 e->path);
 		commit(r, f, sb);
 	}
 }
@@ -431,7 +513,7 @@ static void on_discard(struct pdt_rules *r, const struct pdt_event_full *e, stru
 		if (!rule_enabled(r, PDT_RULE_DISCARD_UNPERSISTED) ||
 		    !(f = new_finding(r, PDT_KIND_IMBALANCE, PDT_RULE_DISCARD_UNPERSISTED, sb, h)))
 			return;
-		describe(f, e, NULL);
+		describe(r, f, e, NULL);
 		f->has_refcount = true;
 		f->refcount = h->refcount;
 		snprintf(f->message, sizeof(f->message),
@@ -454,7 +536,7 @@ static void on_discard(struct pdt_rules *r, const struct pdt_event_full *e, stru
 	    (f = new_finding(r, PDT_KIND_ILLEGAL_REMOVAL, PDT_RULE_USER_ENTRY_REMOVED, sb, h))) {
 		const char *root = u64map_get(&r->removals, h->removal_root);
 
-		describe(f, e, d);
+		describe(r, f, e, d);
 		snprintf(f->message, sizeof(f->message),
 			 "user-created entry destroyed by a recursive removal of %.180s",
 			 root ? root : "(a directory pdtrace did not see)");
@@ -473,12 +555,72 @@ static void on_dput(struct pdt_rules *r, const struct pdt_event_full *e, struct 
 	if (!rule_enabled(r, PDT_RULE_DPUT_PERSISTENCE_REF) ||
 	    !(f = new_finding(r, PDT_KIND_IMBALANCE, PDT_RULE_DPUT_PERSISTENCE_REF, sb, &e->h)))
 		return;
-	describe(f, e, d);
+	describe(r, f, e, d);
 	f->has_refcount = true;
 	f->refcount = e->h.refcount;
 	snprintf(f->message, sizeof(f->message),
 		 "dput() of a persistent dentry with count %d on entry: it drops the reference "
 		 "that persistence holds",
+		 e->h.refcount);
+	commit(r, f, sb);
+	/* One bug, one report: the kill or the umount walk that follows says it again. */
+	u64map_put(&r->eaten, e->h.dentry, (void *)1);
+}
+
+static const char *const eaten_where[] = {
+	"killed with DCACHE_PERSISTENT set (count 0): a plain dput() ate the persistence "
+	"reference, and the entry and its data are gone",
+	"count 0 with DCACHE_PERSISTENT set at umount: a plain dput() ate the persistence "
+	"reference and the entry sat unused on the LRU",
+	"count %d with DCACHE_PERSISTENT set when tracing stopped, no more than its %u "
+	"children hold: a plain dput() ate the persistence reference",
+};
+
+/* A persistent dentry whose count reached 0 (PDT_EV_EATEN), at its kill or at umount. */
+static void on_eaten(struct pdt_rules *r, const struct pdt_event_full *e, struct pdt_sb *sb)
+{
+	struct dent *d = u64map_get(&r->dents, e->h.dentry);
+	bool killed = !(e->h.flags & PDT_F_AT_UMOUNT);
+	struct pdt_finding *f;
+
+	if (!u64map_get(&r->eaten, e->h.dentry) &&
+	    rule_enabled(r, PDT_RULE_EATEN_PERSISTENCE_REF) &&
+	    (f = new_finding(r, PDT_KIND_IMBALANCE, PDT_RULE_EATEN_PERSISTENCE_REF, sb, &e->h))) {
+		describe(r, f, e, d);
+		f->has_refcount = true;
+		f->refcount = e->h.refcount;
+		snprintf(f->message, sizeof(f->message), "%s", eaten_where[killed ? 0 : 1]);
+		commit(r, f, sb);
+	}
+	if (!killed) {
+		u64map_put(&r->eaten, e->h.dentry, (void *)1);
+		return; /* the unpin that follows takes it out of the books */
+	}
+	u64map_del(&r->eaten, e->h.dentry); /* the address is free again */
+	sb->eaten++;
+	if (d) {
+		sb->live--;
+		forget(r, d);
+	} else {
+		sb->adopted++;
+	}
+}
+
+/* A rename over a persistent entry that was not discarded first. */
+static void on_victim(struct pdt_rules *r, const struct pdt_event_full *e, struct pdt_sb *sb)
+{
+	struct dent *d = u64map_get(&r->dents, e->h.dentry);
+	struct pdt_finding *f;
+
+	if (!rule_enabled(r, PDT_RULE_RENAME_VICTIM_KEPT) ||
+	    !(f = new_finding(r, PDT_KIND_LEAK, PDT_RULE_RENAME_VICTIM_KEPT, sb, &e->h)))
+		return;
+	describe(r, f, e, d);
+	f->has_refcount = true;
+	f->refcount = e->h.refcount;
+	snprintf(f->message, sizeof(f->message),
+		 "a rename over this entry left it persistent (count %d): unhashed and "
+		 "unreachable, pinned until an umount",
 		 e->h.refcount);
 	commit(r, f, sb);
 }
@@ -504,7 +646,7 @@ static void on_busy(struct pdt_rules *r, const struct pdt_event_full *e, struct 
 	if (!rule_enabled(r, PDT_RULE_BUSY_AT_UMOUNT) ||
 	    !(f = new_finding(r, PDT_KIND_LEAK, PDT_RULE_BUSY_AT_UMOUNT, sb, &e->h)))
 		return;
-	describe(f, e, d);
+	describe(r, f, e, d);
 	f->has_refcount = true;
 	f->refcount = e->h.refcount;
 	snprintf(f->message, sizeof(f->message),
@@ -525,7 +667,7 @@ static void on_sb_down(struct pdt_rules *r, const struct pdt_event_full *e, stru
 			continue;
 		if (rule_enabled(r, PDT_RULE_PINNED_AFTER_UMOUNT) &&
 		    (f = new_finding(r, PDT_KIND_LEAK, PDT_RULE_PINNED_AFTER_UMOUNT, sb, &e->h))) {
-			describe(f, NULL, d);
+			describe(r, f, NULL, d);
 			snprintf(f->message, sizeof(f->message),
 				 "still persistent after the umount of its superblock: the umount "
 				 "walk never reached it");
@@ -556,6 +698,9 @@ static size_t expected_size(unsigned int type)
 	case PDT_EV_SB_DOWN:
 	case PDT_EV_MOVE:
 	case PDT_EV_REMOVAL:
+	case PDT_EV_EATEN:
+	case PDT_EV_VICTIM:
+	case PDT_EV_WALK:
 		return sizeof(struct pdt_event_full);
 	}
 	return 0;
@@ -588,6 +733,160 @@ static void on_removal(struct pdt_rules *r, const struct pdt_event_full *e)
 		free(path);
 }
 
+/* ---- the self-check ------------------------------------------------------- */
+
+static void walk_entry(struct pdt_rules *r, const struct pdt_walk_entry *we)
+{
+	struct went *e;
+
+	if (!r->walk.open || u64map_get(&r->walk.ents, we->dentry))
+		return;
+	e = calloc(1, sizeof(*e));
+	if (!e || u64map_put(&r->walk.ents, we->dentry, e)) {
+		free(e);
+		return;
+	}
+	e->dentry = we->dentry;
+	e->parent = we->parent;
+	e->refcount = we->refcount;
+	e->wflags = we->wflags;
+	memcpy(e->name, we->name, we->name_len);
+}
+
+/* A walk entry's path, from the walk's own names. */
+static void went_path(const struct walk *w, const struct went *e, char *out, size_t n)
+{
+	const struct went *chain[PDT_PATH_DEPTH * 4];
+	size_t depth = 0;
+
+	while (e && !(e->wflags & PDT_W_ROOT) && depth < sizeof(chain) / sizeof(chain[0])) {
+		chain[depth++] = e;
+		e = u64map_get((struct u64map *)&w->ents, e->parent);
+	}
+	snprintf(out, n, "%s", depth ? "" : "/");
+	while (depth-- > 0)
+		path_append(out, n, chain[depth]->name);
+}
+
+static void note_diff(struct pdt_sb *sb, const char *path, const char *what)
+{
+	if (!sb->check_diffs++)
+		snprintf(sb->check_first, sizeof(sb->check_first), "%.256s: %s", path, what);
+}
+
+/* Every entry the books hold for the walked superblock, against the walk. */
+static void walk_compare(struct pdt_rules *r, struct pdt_sb *sb)
+{
+	char path[PDT_PATH_LEN];
+	size_t pos = 0;
+	struct dent *d;
+
+	sb->check_entries = sb->check_diffs = 0;
+	sb->check_first[0] = '\0';
+	while ((d = u64map_next(&r->dents, &pos, NULL))) {
+		const struct went *e;
+
+		if (d->sb != sb->sb)
+			continue;
+		sb->check_entries++;
+		e = u64map_get(&r->walk.ents, d->dentry);
+		dent_path(r, d, path, sizeof(path));
+		if (!e || !(e->wflags & PDT_W_PERSISTENT))
+			note_diff(sb, path, "persistent in the books, not in the kernel");
+		else if (e->parent != d->parent)
+			note_diff(sb, path, "under another parent in the kernel");
+		else if (strcmp(e->name, leaf(d->path)))
+			note_diff(sb, path, "under another name in the kernel");
+	}
+}
+
+/* Persistent entries held by nothing but their children: eaten, seen at stop. */
+static void walk_eaten(struct pdt_rules *r, struct pdt_sb *sb, const struct pdt_event *h)
+{
+	size_t pos = 0;
+	struct went *e, *p;
+
+	while ((e = u64map_next(&r->walk.ents, &pos, NULL)))
+		if (!(e->wflags & PDT_W_ROOT) && (p = u64map_get(&r->walk.ents, e->parent)))
+			p->nchildren++;
+	pos = 0;
+	while ((e = u64map_next(&r->walk.ents, &pos, NULL))) {
+		struct dent *d = u64map_get(&r->dents, e->dentry);
+		struct pdt_finding *f;
+
+		if (!(e->wflags & PDT_W_PERSISTENT) || e->refcount > (int)e->nchildren ||
+		    u64map_get(&r->eaten, e->dentry) ||
+		    !rule_enabled(r, PDT_RULE_EATEN_PERSISTENCE_REF) ||
+		    !(f = new_finding(r, PDT_KIND_IMBALANCE, PDT_RULE_EATEN_PERSISTENCE_REF, sb,
+				      h)))
+			continue;
+		went_path(&r->walk, e, f->path, sizeof(f->path));
+		describe(r, f, NULL, d);
+		f->has_refcount = true;
+		f->refcount = e->refcount;
+		snprintf(f->message, sizeof(f->message), eaten_where[2], e->refcount, e->nchildren);
+		commit(r, f, sb);
+		u64map_put(&r->eaten, e->dentry, (void *)1);
+	}
+}
+
+/*
+ * A walk starts (its superblock's books are about to be checked) or ends. Another
+ * event of that superblock between the two makes differences inconclusive: the
+ * tracker walks again.
+ */
+static void on_walk(struct pdt_rules *r, const struct pdt_event_full *e, struct pdt_sb *sb)
+{
+	struct walk *w = &r->walk;
+
+	if (!(e->h.flags & PDT_F_WALK_END)) {
+		walk_clear(w);
+		w->open = true;
+		w->sb = e->h.sb;
+		w->sb_index = (size_t)(sb - r->sbs);
+		return;
+	}
+	if (!w->open || w->sb != e->h.sb)
+		return;
+	walk_compare(r, sb);
+	if (sb->check_diffs && w->dirty)
+		sb->check = PDT_CHECK_BUSY;
+	else
+		sb->check = sb->check_diffs ? PDT_CHECK_INCONSISTENT : PDT_CHECK_CLEAN;
+	if (!w->dirty)
+		walk_eaten(r, sb, &e->h);
+	walk_clear(w);
+}
+
+size_t pdt_rules_inconsistent(const struct pdt_rules *r)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < r->nsbs; i++)
+		n += r->sbs[i].check == PDT_CHECK_INCONSISTENT;
+	return n;
+}
+
+const char *pdt_check_name(enum pdt_check c)
+{
+	static const char *const names[] = { "not checked", "consistent", "inconsistent", "busy" };
+
+	return c <= PDT_CHECK_BUSY ? names[c] : "?";
+}
+
+static int feed_walk_entry(struct pdt_rules *r, const void *data, size_t size)
+{
+	const struct pdt_walk_entry *we = data;
+
+	if (size < sizeof(*we) || we->size != size || we->name_len > 255 ||
+	    we->name_len > size - sizeof(*we)) {
+		r->malformed++;
+		return -1;
+	}
+	walk_entry(r, we);
+	return 0;
+}
+
 int pdt_rules_feed(struct pdt_rules *r, const void *data, size_t size)
 {
 	const struct pdt_event *h = data;
@@ -595,6 +894,8 @@ int pdt_rules_feed(struct pdt_rules *r, const void *data, size_t size)
 	struct pdt_sb *sb;
 	size_t want;
 
+	if (size >= sizeof(unsigned short) && h->type == PDT_EV_WALK_ENTRY)
+		return feed_walk_entry(r, data, size);
 	if (size < sizeof(*h) || !(want = expected_size(h->type)) || size < want ||
 	    h->size != want) {
 		r->malformed++;
@@ -603,6 +904,8 @@ int pdt_rules_feed(struct pdt_rules *r, const void *data, size_t size)
 	sb = get_sb(r, h, want == sizeof(*e) ? e : NULL);
 	if (!sb)
 		return -1;
+	if (r->walk.open && h->sb == r->walk.sb && h->type != PDT_EV_WALK)
+		r->walk.dirty = true;
 	switch (h->type) {
 	case PDT_EV_PERSIST:
 		on_persist(r, e, sb);
@@ -627,6 +930,15 @@ int pdt_rules_feed(struct pdt_rules *r, const void *data, size_t size)
 		break;
 	case PDT_EV_REMOVAL:
 		on_removal(r, e);
+		break;
+	case PDT_EV_EATEN:
+		on_eaten(r, e, sb);
+		break;
+	case PDT_EV_VICTIM:
+		on_victim(r, e, sb);
+		break;
+	case PDT_EV_WALK:
+		on_walk(r, e, sb);
 		break;
 	}
 	return 0;

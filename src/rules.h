@@ -24,6 +24,16 @@ enum pdt_kind { PDT_KIND_LEAK, PDT_KIND_IMBALANCE, PDT_KIND_ILLEGAL_REMOVAL, PDT
 #define PDT_RULE_SB_BALANCE "sb-balance"
 #define PDT_RULE_USER_ENTRY_REMOVED "user-entry-removed"
 #define PDT_RULE_CREATE_IN_DEAD_DIR "create-in-dead-dir"
+#define PDT_RULE_EATEN_PERSISTENCE_REF "eaten-persistence-ref"
+#define PDT_RULE_RENAME_VICTIM_KEPT "rename-victim-kept"
+
+/* The self-check of a superblock: its books against a walk of the kernel's tree. */
+enum pdt_check {
+	PDT_CHECK_NONE,		/* not walked (unmounted, not reachable, or switched off) */
+	PDT_CHECK_CLEAN,	/* every entry the books hold is there, where they say */
+	PDT_CHECK_INCONSISTENT, /* the tracker missed a kernel path: see check_first */
+	PDT_CHECK_BUSY,		/* differences, but the tree changed during the walk */
+};
 
 struct pdt_finding {
 	enum pdt_kind kind;
@@ -60,7 +70,12 @@ struct pdt_sb {
 	unsigned long long adopted;   /* of the released, those made before we started */
 	long long live;		      /* made and not released yet */
 	unsigned long long findings;
+	unsigned long long eaten; /* of the made, killed with their reference eaten */
 	bool unmounted;
+	enum pdt_check check;
+	unsigned long long check_entries; /* entries the books hold that the walk checked */
+	unsigned long long check_diffs;
+	char check_first[PDT_PATH_LEN + 64]; /* the first difference, in words */
 };
 
 struct pdt_rules;
@@ -114,6 +129,12 @@ unsigned long long pdt_rules_count_by_absence(const struct pdt_rules *r, enum pd
  * with incomplete data only those observed directly (not by absence).
  */
 bool pdt_rules_fail(const struct pdt_rules *r, const bool fail_on[PDT_KIND_MAX], bool complete);
+/*
+ * Superblocks whose self-check found the books wrong (PDT_CHECK_INCONSISTENT): the
+ * data is then incomplete, whatever was lost.
+ */
+size_t pdt_rules_inconsistent(const struct pdt_rules *r);
+const char *pdt_check_name(enum pdt_check c);
 /* Malformed events seen. */
 unsigned long long pdt_rules_malformed(const struct pdt_rules *r);
 

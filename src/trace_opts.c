@@ -5,7 +5,13 @@
 #include "log.h"
 #include "trace_opts.h"
 
-enum { OPT_NO_DPUT = 0x300, OPT_RINGBUF_PAGES, OPT_MAX_DENTRIES, OPT_USER_STACKS };
+enum {
+	OPT_NO_DPUT = 0x300,
+	OPT_RINGBUF_PAGES,
+	OPT_MAX_DENTRIES,
+	OPT_USER_STACKS,
+	OPT_NO_SELF_CHECK,
+};
 
 /* The defaults are spelt out in the help: keep them in step. */
 _Static_assert(PDT_DEFAULT_RINGBUF_PAGES == 2048, "--ringbuf-pages help");
@@ -15,6 +21,8 @@ static const struct argp_option trace_options[] = {
 	{ "no-dput", OPT_NO_DPUT, NULL, 0, "Do not trace dput() (its rule is then off)", 0 },
 	{ "user-stacks", OPT_USER_STACKS, NULL, 0,
 	  "Keep the kernel stack of user-space creations too (by default: their pid and comm)", 0 },
+	{ "no-self-check", OPT_NO_SELF_CHECK, NULL, 0,
+	  "Do not check the books against the kernel's trees before stopping", 0 },
 	{ "ringbuf-pages", OPT_RINGBUF_PAGES, "N", 0,
 	  "Event ring buffer of N 4 KiB pages, a power of two (default 2048: 8 MiB)", 0 },
 	{ "max-dentries", OPT_MAX_DENTRIES, "N", 0,
@@ -78,6 +86,9 @@ static error_t parse_trace_opts(int key, char *arg, struct argp_state *state)
 		return 0;
 	case OPT_USER_STACKS:
 		o->user_stacks = true;
+		return 0;
+	case OPT_NO_SELF_CHECK:
+		o->no_self_check = true;
 		return 0;
 	case OPT_RINGBUF_PAGES:
 		o->ringbuf_pages = ringbuf_pages(cmd, arg);

@@ -18,6 +18,7 @@
 struct pdt_tracker_opts {
 	bool no_dput;		    /* leave dput() alone: its rule is off */
 	bool user_stacks;	    /* kernel stacks of user-space creations too */
+	bool no_self_check;	    /* no walk of the trees at stop (see selfcheck.c) */
 	unsigned int ringbuf_pages; /* of 4 KiB, power of two; 0: PDT_DEFAULT_RINGBUF_PAGES */
 	unsigned int max_dentries;  /* entries of the dentry map; 0: PDT_DEFAULT_MAX_DENTRIES */
 	/* Every raw event before the rules see it (trace -v, record); optional. */
@@ -29,6 +30,7 @@ struct pdt_tracker_opts {
 
 struct track_bpf;
 struct ring_buffer;
+struct bpf_link;
 
 struct pdt_tracker {
 	struct track_bpf *skel;
@@ -39,7 +41,9 @@ struct pdt_tracker {
 	char *missing[32]; /* "func(): what is lost" */
 	size_t nmissing;
 	char release[65];
-	struct ksyms *ksyms; /* read at stop, while our trampolines are still in kallsyms */
+	struct ksyms *ksyms;	    /* read at stop, while our trampolines are still in kallsyms */
+	struct bpf_link *walk_link; /* the self-check's iterator, made at its first use */
+	bool no_self_check;
 	void (*on_raw)(const void *data, size_t size, void *ctx);
 	void (*on_new_sb)(const struct pdt_sb *sb, const char *mountinfo, size_t len, void *ctx);
 	void *raw_ctx;
@@ -62,6 +66,12 @@ int pdt_tracker_poll(struct pdt_tracker *t, int timeout_ms);
  * detach every program (no new events), then deliver what is left in the buffer.
  */
 void pdt_tracker_stop(struct pdt_tracker *t);
+/*
+ * Walk the tree of every superblock the books hold that is still mounted and compare
+ * (src/selfcheck.c): the verdict lands in each superblock's check field. Called by
+ * pdt_tracker_stop() while the programs are still attached.
+ */
+void pdt_tracker_self_check(struct pdt_tracker *t);
 /* Sum over CPUs of entry idx of a per-CPU array of u64 counters (0 when unreadable). */
 unsigned long long pdt_percpu_sum(int map_fd, unsigned int idx);
 /*

@@ -30,3 +30,28 @@ PDT_HOOK("fentry/security_inode_symlink", origin_symlink, mark(dentry), struct i
 
 PDT_HOOK("fentry/security_inode_link", origin_link, mark(new_dentry), struct dentry *old_dentry,
 	 struct inode *dir, struct dentry *new_dentry)
+
+/*
+ * A rename with RENAME_WHITEOUT (tmpfs: shmem_whiteout()) leaves a whiteout at the
+ * old name, made persistent by the filesystem on a dentry it allocates itself, which
+ * no create hook sees. It is made on the user's behalf, in the user's rename, and the
+ * user can remove it: a user entry. Remember where it will appear.
+ */
+#define PDT_RENAME_WHITEOUT (1 << 2) /* include/uapi/linux/fs.h, stable since 3.18 */
+
+static __always_inline int mark_whiteout(struct dentry *old, unsigned int flags)
+{
+	bool whiteout = flags & PDT_RENAME_WHITEOUT;
+	struct pdt_task_state *t = task_state(whiteout);
+
+	/* Any rename replaces the mark: one left by a failed rename goes stale no further. */
+	if (t) {
+		t->whiteout_parent = whiteout ? (u64)BPF_CORE_READ(old, d_parent) : 0;
+		t->whiteout_hash = whiteout ? BPF_CORE_READ(old, d_name.hash_len) : 0;
+	}
+	return 0;
+}
+
+PDT_HOOK("fentry/security_inode_rename", origin_rename, mark_whiteout(old_dentry, flags),
+	 struct inode *old_dir, struct dentry *old_dentry, struct inode *new_dir,
+	 struct dentry *new_dentry, unsigned int flags)

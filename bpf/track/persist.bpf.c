@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The API itself: d_make_persistent(), d_make_discardable(), and d_move() of persistent dentries. */
+/* The API itself: d_make_persistent(), d_make_discardable(), and renames of persistent dentries. */
 #include "common.bpf.h"
 
 /* User origin: d_make_persistent() on the very dentry the task's create hook saw. */
@@ -7,10 +7,19 @@ static __always_inline u8 origin_of(struct dentry *d)
 {
 	struct pdt_task_state *t = task_state(false);
 
-	if (!t || t->create_target != (u64)d)
+	if (!t)
 		return PDT_ORIGIN_KERNEL;
-	t->create_target = 0;
-	return PDT_ORIGIN_USER;
+	if (t->create_target == (u64)d) {
+		t->create_target = 0;
+		return PDT_ORIGIN_USER;
+	}
+	/* The whiteout of the task's rename (see mark_whiteout() in origin.bpf.c). */
+	if (t->whiteout_parent && t->whiteout_parent == (u64)BPF_CORE_READ(d, d_parent) &&
+	    t->whiteout_hash == BPF_CORE_READ(d, d_name.hash_len)) {
+		t->whiteout_parent = 0;
+		return PDT_ORIGIN_USER;
+	}
+	return PDT_ORIGIN_KERNEL;
 }
 
 static __always_inline int track_persist_body(void *ctx, struct dentry *dentry, struct inode *inode)
@@ -100,22 +109,26 @@ static __always_inline int track_discard_body(void *ctx, struct dentry *dentry)
 PDT_HOOK("fentry/d_make_discardable", track_discard, track_discard_body(ctx, dentry),
 	 struct dentry *dentry)
 
-/* A rename moves the dentry under target's parent with target's name. */
-static __always_inline int track_move_body(void *ctx, struct dentry *dentry, struct dentry *target)
+/*
+ * Renames, seen where every path of them meets: __d_move() (d_move(), d_exchange(),
+ * d_splice_alias()'s and the filesystems' own renames such as debugfs_change_name()
+ * all end there). It runs under rename_lock, with preemption off: one program, no
+ * copies (a run can only be skipped in an interrupt, and then it is counted).
+ *
+ * The moved dentry takes target's parent and name; with exchange, target takes the
+ * moved one's. A MOVE event describes the place a dentry goes to (its parent and
+ * path) and names the dentry that goes there.
+ */
+static __always_inline void emit_move(struct dentry *moved, struct dentry *place)
 {
-	struct pdt_event_full *e;
+	struct pdt_event_full *e = emit_full_nostack(PDT_EV_MOVE, place);
 	struct pdt_dentry_state *st;
-	u64 key = (u64)dentry;
+	u64 key = (u64)moved;
 
-	if (!(BPF_CORE_READ(dentry, d_flags) & persistent_bit()))
-		return 0;
-	/* A move only updates the books: no finding, no stack. */
-	e = emit_full_nostack(PDT_EV_MOVE, target);
 	if (!e)
-		return 0;
-	/* The header describes target; make it about the moved dentry, keeping target's path. */
+		return;
 	e->h.dentry = key;
-	e->h.refcount = BPF_CORE_READ(dentry, d_lockref.count);
+	e->h.refcount = BPF_CORE_READ(moved, d_lockref.count);
 	e->h.flags |= PDT_F_WAS_PERSISTENT;
 	st = bpf_map_lookup_elem(&dentries, &key);
 	if (st) {
@@ -127,8 +140,32 @@ static __always_inline int track_move_body(void *ctx, struct dentry *dentry, str
 		e->h.origin = PDT_ORIGIN_UNKNOWN;
 	}
 	submit(e);
-	return 0;
 }
 
-PDT_HOOK("fentry/d_move", track_move, track_move_body(ctx, dentry, target), struct dentry *dentry,
-	 struct dentry *target)
+SEC("fentry/__d_move")
+int BPF_PROG(track_move, struct dentry *dentry, struct dentry *target, bool exchange)
+{
+	u32 bit = persistent_bit();
+
+	if (exchange) {
+		/* Both first, from the places before the swap. */
+		if (target->d_flags & bit)
+			emit_move(target, dentry);
+		if (dentry->d_flags & bit)
+			emit_move(dentry, target);
+		return 0;
+	}
+	/*
+	 * A rename over an existing entry discards it first (simple_rename()): a target
+	 * still persistent here stays so, unhashed and unreachable, pinned until umount.
+	 */
+	if (target->d_flags & bit) {
+		struct pdt_event_full *e = emit_full(ctx, PDT_EV_VICTIM, target);
+
+		if (e)
+			submit(e);
+	}
+	if (dentry->d_flags & bit)
+		emit_move(dentry, target);
+	return 0;
+}

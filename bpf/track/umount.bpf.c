@@ -31,6 +31,27 @@ static __always_inline int umount_exit_body(void *ctx, struct super_block *sb)
 PDT_HOOK("fexit/deactivate_locked_super", umount_exit, umount_exit_body(ctx, sb),
 	 struct super_block *sb)
 
+/*
+ * A persistent dentry the walk reaches with nothing but its children holding it:
+ * every child pins its parent, persistence pins the dentry once more. A leaf at count
+ * 0; a directory whose count is no more than its children (counted up to a few: a
+ * bigger count is legitimate or beyond this check, and the walk at stop sees the rest).
+ */
+#define PDT_EATEN_MAX_CHILDREN 8
+static __always_inline bool eaten_at_umount(struct dentry *d)
+{
+	struct hlist_node *n = d->d_children.first;
+	int count = d->d_lockref.count, i;
+
+	if (!n)
+		return count == 0;
+	if (count > PDT_EATEN_MAX_CHILDREN)
+		return false;
+	for (i = 0; i < PDT_EATEN_MAX_CHILDREN && n; i++)
+		n = BPF_CORE_READ(n, next);
+	return i >= count;
+}
+
 static __always_inline int umount_unpin_body(void *ctx, void *data, struct dentry *dentry)
 {
 	struct pdt_sb_counts *c;
@@ -39,6 +60,14 @@ static __always_inline int umount_unpin_body(void *ctx, void *data, struct dentr
 
 	if (!(dentry->d_flags & persistent_bit()))
 		return 0;
+	if (eaten_at_umount(dentry)) {
+		struct pdt_event_full *f = emit_full(ctx, PDT_EV_EATEN, dentry);
+
+		if (f) {
+			f->h.flags |= PDT_F_AT_UMOUNT;
+			submit(f);
+		}
+	}
 	e = emit_small(PDT_EV_UNPIN, dentry);
 	if (e)
 		submit(e);
