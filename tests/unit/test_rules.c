@@ -261,6 +261,247 @@ static void test_move_updates_parent(void **state)
 	pdt_rules_free(r);
 }
 
+/* RENAME_EXCHANGE: two MOVE events, each from the other's place; subtree paths follow. */
+static void test_exchange_moves_both(void **state)
+{
+	struct pdt_rules *r = pdt_rules_new();
+
+	(void)state;
+	persist(r, 0x100, ROOT, "/p1", PDT_ORIGIN_USER, PDT_F_IS_DIR);
+	persist(r, 0x101, ROOT, "/p2", PDT_ORIGIN_USER, PDT_F_IS_DIR);
+	persist(r, 0x200, 0x100, "/p1/a", PDT_ORIGIN_USER, PDT_F_IS_DIR);
+	persist(r, 0x201, 0x101, "/p2/b", PDT_ORIGIN_USER, PDT_F_IS_DIR);
+	persist(r, 0x300, 0x200, "/p1/a/x", PDT_ORIGIN_USER, 0);
+	full(PDT_EV_MOVE, 0x201, 0x100, "/p1/a", PDT_F_WAS_PERSISTENT);
+	feed(r, &ev);
+	full(PDT_EV_MOVE, 0x200, 0x101, "/p2/b", PDT_F_WAS_PERSISTENT);
+	feed(r, &ev);
+	/* p1 now holds what was p2/b; removing it with its child is clean. */
+	discard(r, 0x201, 0x100, "/p1/a", 0, 0);
+	discard(r, 0x100, ROOT, "/p1", 0, 0);
+	assert_int_equal(pdt_rules_nfindings(r), 0);
+	/* p2 holds old a, whose child x now lives at /p2/b/x. */
+	discard(r, 0x101, ROOT, "/p2", 0, 0);
+	assert_int_equal(pdt_rules_nfindings(r), 1);
+	assert_string_equal(pdt_rules_finding(r, 0)->path, "/p2/b");
+	pdt_rules_free(r);
+}
+
+/* A rename over a persistent entry that stays persistent. */
+static void test_rename_victim_kept(void **state)
+{
+	struct pdt_rules *r = pdt_rules_new();
+	const struct pdt_finding *f;
+
+	(void)state;
+	persist(r, 0x100, ROOT, "/v", PDT_ORIGIN_KERNEL, 0);
+	full(PDT_EV_VICTIM, 0x100, ROOT, "/v", PDT_F_WAS_PERSISTENT | PDT_F_TRACKED);
+	feed(r, &ev);
+	f = only_finding(r, PDT_KIND_LEAK, PDT_RULE_RENAME_VICTIM_KEPT);
+	assert_string_equal(f->path, "/v");
+	assert_true(f->created_seen);
+	pdt_rules_free(r);
+}
+
+static void eaten(struct pdt_rules *r, uint64_t d, uint64_t p, const char *path,
+		  unsigned int flags)
+{
+	full(PDT_EV_EATEN, d, p, path, flags | PDT_F_WAS_PERSISTENT | PDT_F_WAS_POSITIVE);
+	ev.h.refcount = 0;
+	feed(r, &ev);
+}
+
+/* Killed with its reference eaten: one finding, out of the books, balanced at umount. */
+static void test_eaten_at_kill(void **state)
+{
+	struct pdt_rules *r = pdt_rules_new();
+	const struct pdt_finding *f;
+	const struct pdt_sb *sb;
+
+	(void)state;
+	persist(r, 0x100, ROOT, "/e", PDT_ORIGIN_KERNEL, 0);
+	eaten(r, 0x100, ROOT, "/e", 0);
+	f = only_finding(r, PDT_KIND_IMBALANCE, PDT_RULE_EATEN_PERSISTENCE_REF);
+	assert_string_equal(f->path, "/e");
+	assert_int_equal(f->refcount, 0);
+	assert_non_null(strstr(f->message, "killed"));
+	sb_down(r);
+	sb = pdt_rules_sb(r, 0);
+	assert_int_equal(sb->eaten, 1);
+	assert_int_equal(sb->live, 0);
+	assert_int_equal(pdt_rules_nfindings(r), 1); /* no sb-balance, no pinned-after-umount */
+	pdt_rules_free(r);
+}
+
+/* dput() saw the culprit first: its finding stands alone. */
+static void test_eaten_after_dput_is_one_report(void **state)
+{
+	struct pdt_rules *r = pdt_rules_new();
+
+	(void)state;
+	persist(r, 0x100, ROOT, "/e", PDT_ORIGIN_KERNEL, 0);
+	full(PDT_EV_DPUT, 0x100, ROOT, "/e", PDT_F_WAS_PERSISTENT | PDT_F_TRACKED);
+	ev.h.refcount = 1;
+	feed(r, &ev);
+	eaten(r, 0x100, ROOT, "/e", 0);
+	only_finding(r, PDT_KIND_IMBALANCE, PDT_RULE_DPUT_PERSISTENCE_REF);
+	/* The address lives again: a new eaten reference there is a new bug. */
+	persist(r, 0x100, ROOT, "/e2", PDT_ORIGIN_KERNEL, 0);
+	eaten(r, 0x100, ROOT, "/e2", PDT_F_AT_UMOUNT);
+	assert_int_equal(pdt_rules_nfindings(r), 2);
+	assert_string_equal(pdt_rules_finding(r, 1)->rule, PDT_RULE_EATEN_PERSISTENCE_REF);
+	assert_non_null(strstr(pdt_rules_finding(r, 1)->message, "at umount"));
+	unpin(r, 0x100);
+	assert_int_equal(pdt_rules_sb(r, 0)->live, 0);
+	pdt_rules_free(r);
+}
+
+/* ---- the self-check's walk ---- */
+
+static void walk_mark(struct pdt_rules *r, bool end)
+{
+	feed(r, full(PDT_EV_WALK, ROOT, ROOT, "/", end ? PDT_F_WALK_END : 0));
+}
+
+static void walk_entry(struct pdt_rules *r, uint64_t d, uint64_t p, const char *name, int count,
+		       unsigned int wflags)
+{
+	union {
+		struct pdt_walk_entry e;
+		char buf[sizeof(struct pdt_walk_entry) + 264];
+	} u;
+	size_t len = strlen(name);
+
+	memset(&u, 0, sizeof(u));
+	u.e.type = PDT_EV_WALK_ENTRY;
+	u.e.size = (sizeof(u.e) + len + 7) & ~7u;
+	u.e.name_len = len;
+	u.e.wflags = wflags;
+	u.e.dentry = d;
+	u.e.parent = p;
+	u.e.refcount = count;
+	memcpy(u.e.name, name, len);
+	assert_int_equal(pdt_rules_feed(r, &u, u.e.size), 0);
+}
+
+static void books_abc(struct pdt_rules *r)
+{
+	persist(r, 0x100, ROOT, "/a", PDT_ORIGIN_USER, PDT_F_IS_DIR);
+	persist(r, 0x200, 0x100, "/a/b", PDT_ORIGIN_USER, 0);
+	persist(r, 0x300, ROOT, "/c", PDT_ORIGIN_USER, 0);
+}
+
+static void walk_abc(struct pdt_rules *r, const char *bname, uint64_t bparent)
+{
+	walk_mark(r, false);
+	walk_entry(r, ROOT, ROOT, "/", 1, PDT_W_ROOT | PDT_W_POSITIVE);
+	walk_entry(r, 0x100, ROOT, "a", 2, PDT_W_PERSISTENT | PDT_W_POSITIVE);
+	walk_entry(r, 0x200, bparent, bname, 1, PDT_W_PERSISTENT | PDT_W_POSITIVE);
+	walk_entry(r, 0x300, ROOT, "c", 1, PDT_W_PERSISTENT | PDT_W_POSITIVE);
+}
+
+static void test_walk_consistent(void **state)
+{
+	struct pdt_rules *r = pdt_rules_new();
+	const struct pdt_sb *sb;
+
+	(void)state;
+	books_abc(r);
+	walk_abc(r, "b", 0x100);
+	walk_mark(r, true);
+	sb = pdt_rules_sb(r, 0);
+	assert_int_equal(sb->check, PDT_CHECK_CLEAN);
+	assert_int_equal(sb->check_entries, 3);
+	assert_int_equal(pdt_rules_inconsistent(r), 0);
+	assert_int_equal(pdt_rules_nfindings(r), 0);
+	pdt_rules_free(r);
+}
+
+/* A rename the books missed: another name, another parent, an entry gone. */
+static void test_walk_inconsistent(void **state)
+{
+	struct pdt_rules *r = pdt_rules_new();
+	const struct pdt_sb *sb;
+
+	(void)state;
+	books_abc(r);
+	walk_abc(r, "renamed", 0x100);
+	walk_mark(r, true);
+	sb = pdt_rules_sb(r, 0);
+	assert_int_equal(sb->check, PDT_CHECK_INCONSISTENT);
+	assert_int_equal(sb->check_diffs, 1);
+	assert_string_equal(sb->check_first, "/a/b: under another name in the kernel");
+	assert_int_equal(pdt_rules_inconsistent(r), 1);
+
+	walk_abc(r, "b", ROOT);
+	walk_mark(r, true);
+	assert_string_equal(sb->check_first, "/a/b: under another parent in the kernel");
+
+	walk_mark(r, false);
+	walk_entry(r, 0x100, ROOT, "a", 1, PDT_W_PERSISTENT | PDT_W_POSITIVE);
+	walk_entry(r, 0x200, 0x100, "b", 1, PDT_W_POSITIVE);
+	walk_mark(r, true);
+	assert_int_equal(sb->check_diffs, 2); /* b not persistent, c absent */
+	assert_string_equal(sb->check_first + strlen(sb->check_first) - 10, "the kernel");
+	pdt_rules_free(r);
+}
+
+/* Differences while the superblock changed under the walk prove nothing: busy. */
+static void test_walk_busy(void **state)
+{
+	struct pdt_rules *r = pdt_rules_new();
+
+	(void)state;
+	books_abc(r);
+	walk_abc(r, "b", 0x100);
+	persist(r, 0x400, ROOT, "/d", PDT_ORIGIN_USER, 0); /* not in the walk */
+	walk_mark(r, true);
+	assert_int_equal(pdt_rules_sb(r, 0)->check, PDT_CHECK_BUSY);
+	assert_int_equal(pdt_rules_inconsistent(r), 0);
+	pdt_rules_free(r);
+}
+
+/* Persistent entries with nothing but their children holding them, at stop. */
+static void test_walk_finds_eaten(void **state)
+{
+	struct pdt_rules *r = pdt_rules_new();
+	const struct pdt_finding *f;
+
+	(void)state;
+	books_abc(r);
+	walk_mark(r, false);
+	walk_entry(r, ROOT, ROOT, "/", 1, PDT_W_ROOT | PDT_W_POSITIVE);
+	walk_entry(r, 0x100, ROOT, "a", 1, PDT_W_PERSISTENT | PDT_W_POSITIVE); /* 1 child */
+	walk_entry(r, 0x200, 0x100, "b", 1, PDT_W_PERSISTENT | PDT_W_POSITIVE);
+	walk_entry(r, 0x300, ROOT, "c", 0, PDT_W_PERSISTENT | PDT_W_POSITIVE);
+	walk_mark(r, true);
+	assert_int_equal(pdt_rules_sb(r, 0)->check, PDT_CHECK_CLEAN);
+	assert_int_equal(pdt_rules_nfindings(r), 2);
+	f = pdt_rules_finding(r, 0);
+	assert_string_equal(f->rule, PDT_RULE_EATEN_PERSISTENCE_REF);
+	assert_true(!strcmp(f->path, "/a") || !strcmp(f->path, "/c"));
+	assert_non_null(strstr(f->message, "when tracing stopped"));
+	/* A second walk does not report them again. */
+	walk_abc(r, "b", 0x100);
+	walk_mark(r, true);
+	assert_int_equal(pdt_rules_nfindings(r), 2);
+	pdt_rules_free(r);
+}
+
+static void test_walk_entry_malformed(void **state)
+{
+	struct pdt_rules *r = pdt_rules_new();
+	struct pdt_walk_entry e = { .type = PDT_EV_WALK_ENTRY, .size = sizeof(e), .name_len = 9 };
+
+	(void)state;
+	assert_int_equal(pdt_rules_feed(r, &e, sizeof(e)), -1);
+	e.name_len = 0;
+	e.size = sizeof(e) + 8;
+	assert_int_equal(pdt_rules_feed(r, &e, sizeof(e)), -1);
+	assert_int_equal(pdt_rules_malformed(r), 2);
+	pdt_rules_free(r);
+}
+
 static void test_removal_of_user_entry(void **state)
 {
 	struct pdt_rules *r = pdt_rules_new();
@@ -441,6 +682,15 @@ int main(void)
 		cmocka_unit_test(test_pinned_after_umount_and_balance),
 		cmocka_unit_test(test_orphaned_child),
 		cmocka_unit_test(test_move_updates_parent),
+		cmocka_unit_test(test_exchange_moves_both),
+		cmocka_unit_test(test_rename_victim_kept),
+		cmocka_unit_test(test_eaten_at_kill),
+		cmocka_unit_test(test_eaten_after_dput_is_one_report),
+		cmocka_unit_test(test_walk_consistent),
+		cmocka_unit_test(test_walk_inconsistent),
+		cmocka_unit_test(test_walk_busy),
+		cmocka_unit_test(test_walk_finds_eaten),
+		cmocka_unit_test(test_walk_entry_malformed),
 		cmocka_unit_test(test_removal_of_user_entry),
 		cmocka_unit_test(test_removal_of_untracked_root),
 		cmocka_unit_test(test_removal_exemptions),
