@@ -17,7 +17,10 @@
  * Writing "COMMAND NAME" to /ctl makes exactly one fault happen on that
  * superblock (NAME is one path component in the root; see pdt_faults[]).
  * Each fault leaves the kernel consistent, except "leak", which makes the
- * umount BUG on purpose. Without any command the filesystem is balanced.
+ * umount BUG on purpose, and the eaten references ("eat", "eat-keep",
+ * "eat-unlink"), which leave the dcache in a state the kernel never
+ * repairs: what it does next is what their scenarios establish. Without any
+ * command the filesystem is balanced.
  */
 #include <linux/fs.h>
 #include <linux/fs_context.h>
@@ -441,6 +444,58 @@ static int pdt_leak(struct super_block *sb, const char *name)
 	return PTR_ERR_OR_ZERO(dentry);	/* the fault: no dput() */
 }
 
+/*
+ * The eaten persistence reference: NAME is made persistent (count 1, the
+ * persistence reference, once our lookup reference is dropped), then a plain
+ * dput() takes that reference away: count 0 with DCACHE_PERSISTENT still set,
+ * which no legitimate path produces (only d_make_discardable() and the umount
+ * walk clear the flag, each before dropping the count).
+ *
+ * With @dontcache the dentry is marked DCACHE_DONTCACHE first, as tmpfs,
+ * ramfs, debugfs (s_d_flags) and simple_lookup() mark theirs (our own lookup
+ * does not): then that dput() finds retain_dentry() false and kills the
+ * dentry at once (fast_dput() -> finish_dput() -> dentry_kill() -> iput()),
+ * the entry vanishes. The dentry may be freed by then: it is not touched
+ * again. Without @dontcache the dentry is kept: hashed, on the LRU, count 0,
+ * flag set, until the shrinker, an unlink or the umount walk meets it.
+ */
+static int pdt_eat_ref(struct super_block *sb, const char *name,
+		       bool dontcache)
+{
+	struct inode *dir = d_inode(sb->s_root);
+	struct dentry *dentry;
+
+	inode_lock_nested(dir, I_MUTEX_PARENT);
+	dentry = pdt_kcreate_locked(sb->s_root, name, S_IFREG | 0644, NULL);
+	if (!IS_ERR(dentry)) {
+		if (dontcache) {
+			spin_lock(&dentry->d_lock);
+			dentry->d_flags |= DCACHE_DONTCACHE;
+			spin_unlock(&dentry->d_lock);
+		}
+		dput(dentry);	/* our lookup reference: count 2 -> 1 */
+		dput(dentry);	/* the fault: count 1 -> 0, flag still set */
+	}
+	inode_unlock(dir);
+	return PTR_ERR_OR_ZERO(dentry);
+}
+
+/* eat NAME: on a dentry the last dput() kills (DCACHE_DONTCACHE). */
+static int pdt_eat(struct super_block *sb, const char *name)
+{
+	return pdt_eat_ref(sb, name, true);
+}
+
+/*
+ * eat-keep NAME, eat-unlink NAME: on a dentry that is kept. The same fault;
+ * the two names tell the kernel log which scenario follows (umount or the
+ * shrinker for eat-keep, a user's unlink for eat-unlink).
+ */
+static int pdt_eat_keep(struct super_block *sb, const char *name)
+{
+	return pdt_eat_ref(sb, name, false);
+}
+
 static const struct {
 	const char *cmd;
 	int (*fault)(struct super_block *sb, const char *name);
@@ -452,6 +507,9 @@ static const struct {
 	{ "remove", pdt_remove },
 	{ "create-in-dead", pdt_create_in_dead },
 	{ "leak", pdt_leak },
+	{ "eat", pdt_eat },
+	{ "eat-keep", pdt_eat_keep },
+	{ "eat-unlink", pdt_eat_keep },
 };
 
 static bool pdt_valid_name(const char *name)
@@ -502,7 +560,8 @@ static ssize_t pdt_ctl_read(struct file *file, char __user *ubuf, size_t len,
 	static const char usage[] =
 		"discard-unpersisted NAME\npersist-twice NAME\n"
 		"extra-dput NAME\norphan DIR\nremove DIR\n"
-		"create-in-dead DIR\nleak NAME\n";
+		"create-in-dead DIR\nleak NAME\neat NAME\neat-keep NAME\n"
+		"eat-unlink NAME\n";
 
 	return simple_read_from_buffer(ubuf, len, ppos, usage,
 				       sizeof(usage) - 1);
