@@ -496,6 +496,64 @@ static int pdt_eat_keep(struct super_block *sb, const char *name)
 	return pdt_eat_ref(sb, name, false);
 }
 
+/* Unlink @dentry in @dir (locked) as vfs_unlink() would; drops our reference. */
+static void pdt_kunlink_locked(struct inode *dir, struct dentry *dentry)
+{
+	simple_unlink(dir, dentry);
+	d_delete(dentry);
+	dput(dentry);
+}
+
+/*
+ * A rename the filesystem gets wrong: NAME.victim (mode 0600) and NAME
+ * (0644) are made persistent, then NAME is moved over NAME.victim as
+ * simple_rename() would (the victim's nlink dropped), but without
+ * d_make_discardable() on the victim before d_move(). __d_move() unhashes the
+ * victim and leaves it among its parent's d_children: persistent (count 1),
+ * invisible to lookups and out of the shrinker's reach (count 1), pinning its
+ * inode (nlink 0) until the umount walk unpins it. NAME.victim is then the
+ * old NAME (mode 0644).
+ */
+static int pdt_rename_keep_victim(struct super_block *sb, const char *name)
+{
+	struct dentry *root = sb->s_root;
+	struct inode *dir = d_inode(root);
+	struct dentry *src, *victim;
+	char *vname;
+	int err = 0;
+
+	vname = kasprintf(GFP_KERNEL, "%s.victim", name);
+	if (!vname)
+		return -ENOMEM;
+	if (strlen(vname) > NAME_MAX) {
+		kfree(vname);
+		return -ENAMETOOLONG;
+	}
+	inode_lock_nested(dir, I_MUTEX_PARENT);
+	victim = pdt_kcreate_locked(root, vname, S_IFREG | 0600, NULL);
+	if (IS_ERR(victim)) {
+		err = PTR_ERR(victim);
+		goto out;
+	}
+	src = pdt_kcreate_locked(root, name, S_IFREG | 0644, NULL);
+	if (IS_ERR(src)) {
+		err = PTR_ERR(src);
+		pdt_kunlink_locked(dir, victim);
+		goto out;
+	}
+	lock_two_nondirectories(d_inode(src), d_inode(victim));
+	__simple_unlink(dir, victim);
+	/* the fault: no d_make_discardable(victim) */
+	d_move(src, victim);
+	unlock_two_nondirectories(d_inode(src), d_inode(victim));
+	dput(src);	/* count 2 -> 1 */
+	dput(victim);	/* count 2 -> 1: only persistence holds it */
+out:
+	inode_unlock(dir);
+	kfree(vname);
+	return err;
+}
+
 static const struct {
 	const char *cmd;
 	int (*fault)(struct super_block *sb, const char *name);
@@ -510,6 +568,7 @@ static const struct {
 	{ "eat", pdt_eat },
 	{ "eat-keep", pdt_eat_keep },
 	{ "eat-unlink", pdt_eat_keep },
+	{ "rename-keep-victim", pdt_rename_keep_victim },
 };
 
 static bool pdt_valid_name(const char *name)
@@ -561,7 +620,7 @@ static ssize_t pdt_ctl_read(struct file *file, char __user *ubuf, size_t len,
 		"discard-unpersisted NAME\npersist-twice NAME\n"
 		"extra-dput NAME\norphan DIR\nremove DIR\n"
 		"create-in-dead DIR\nleak NAME\neat NAME\neat-keep NAME\n"
-		"eat-unlink NAME\n";
+		"eat-unlink NAME\nrename-keep-victim NAME\n";
 
 	return simple_read_from_buffer(ubuf, len, ppos, usage,
 				       sizeof(usage) - 1);
