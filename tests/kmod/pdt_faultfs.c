@@ -21,6 +21,15 @@
  * "eat-unlink"), which leave the dcache in a state the kernel never
  * repairs: what it does next is what their scenarios establish. Without any
  * command the filesystem is balanced.
+ *
+ * Renames support RENAME_WHITEOUT the way tmpfs does (shmem_rename2(),
+ * shmem_whiteout()): the filesystem d_alloc()s a dentry with the old name
+ * itself and makes it a persistent char 0:0 device through its mknod. Who
+ * made a whiteout: the kernel, on behalf of the user whose rename asked for
+ * it, and for a dentry that user was never given. pdtrace's origin for it is
+ * "user" (the user asked for the entry and owns it as much as the renamed
+ * one), so a recursive removal that discards a whiteout below its root is the
+ * illegal removal of a user entry (user-entry-removed).
  */
 #include <linux/fs.h>
 #include <linux/fs_context.h>
@@ -166,6 +175,47 @@ static int pdt_symlink(struct mnt_idmap *idmap, struct inode *dir,
 	return 0;
 }
 
+/*
+ * A whiteout as shmem_whiteout() makes one: a new dentry with @old_dentry's
+ * name in the same directory (both are hashed until the rename's d_move()
+ * moves @old_dentry away), made a persistent char 0:0 device by our mknod.
+ */
+static int pdt_whiteout(struct mnt_idmap *idmap, struct inode *old_dir,
+			struct dentry *old_dentry)
+{
+	struct dentry *whiteout;
+	int err;
+
+	whiteout = d_alloc(old_dentry->d_parent, &old_dentry->d_name);
+	if (!whiteout)
+		return -ENOMEM;
+	err = pdt_mknod(idmap, old_dir, whiteout, S_IFCHR | WHITEOUT_MODE,
+			WHITEOUT_DEV);
+	dput(whiteout);		/* persistence holds it now */
+	return err;
+}
+
+/* simple_rename(), plus RENAME_WHITEOUT as shmem_rename2() does it. */
+static int pdt_rename(struct mnt_idmap *idmap, struct inode *old_dir,
+		      struct dentry *old_dentry, struct inode *new_dir,
+		      struct dentry *new_dentry, unsigned int flags)
+{
+	int err;
+
+	if (flags & ~(RENAME_NOREPLACE | RENAME_EXCHANGE | RENAME_WHITEOUT))
+		return -EINVAL;
+	if (flags & RENAME_WHITEOUT) {
+		/* The VFS refuses RENAME_WHITEOUT with RENAME_EXCHANGE. */
+		if (!simple_empty(new_dentry))
+			return -ENOTEMPTY;
+		err = pdt_whiteout(idmap, old_dir, old_dentry);
+		if (err)
+			return err;
+	}
+	return simple_rename(idmap, old_dir, old_dentry, new_dir, new_dentry,
+			     flags & ~RENAME_WHITEOUT);
+}
+
 static const struct inode_operations pdt_dir_iops = {
 	.lookup		= pdt_lookup,
 	.create		= pdt_create,
@@ -175,7 +225,7 @@ static const struct inode_operations pdt_dir_iops = {
 	.mkdir		= pdt_mkdir,
 	.rmdir		= simple_rmdir,
 	.mknod		= pdt_mknod,
-	.rename		= simple_rename,
+	.rename		= pdt_rename,
 };
 
 /* ---- what the kernel does: entries made persistent outside any syscall ---- */
