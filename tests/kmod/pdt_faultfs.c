@@ -17,7 +17,19 @@
  * Writing "COMMAND NAME" to /ctl makes exactly one fault happen on that
  * superblock (NAME is one path component in the root; see pdt_faults[]).
  * Each fault leaves the kernel consistent, except "leak", which makes the
- * umount BUG on purpose. Without any command the filesystem is balanced.
+ * umount BUG on purpose, and the eaten references ("eat", "eat-keep",
+ * "eat-unlink"), which leave the dcache in a state the kernel never
+ * repairs: what it does next is what their scenarios establish. Without any
+ * command the filesystem is balanced.
+ *
+ * Renames support RENAME_WHITEOUT the way tmpfs does (shmem_rename2(),
+ * shmem_whiteout()): the filesystem d_alloc()s a dentry with the old name
+ * itself and makes it a persistent char 0:0 device through its mknod. Who
+ * made a whiteout: the kernel, on behalf of the user whose rename asked for
+ * it, and for a dentry that user was never given. pdtrace's origin for it is
+ * "user" (the user asked for the entry and owns it as much as the renamed
+ * one), so a recursive removal that discards a whiteout below its root is the
+ * illegal removal of a user entry (user-entry-removed).
  */
 #include <linux/fs.h>
 #include <linux/fs_context.h>
@@ -163,6 +175,47 @@ static int pdt_symlink(struct mnt_idmap *idmap, struct inode *dir,
 	return 0;
 }
 
+/*
+ * A whiteout as shmem_whiteout() makes one: a new dentry with @old_dentry's
+ * name in the same directory (both are hashed until the rename's d_move()
+ * moves @old_dentry away), made a persistent char 0:0 device by our mknod.
+ */
+static int pdt_whiteout(struct mnt_idmap *idmap, struct inode *old_dir,
+			struct dentry *old_dentry)
+{
+	struct dentry *whiteout;
+	int err;
+
+	whiteout = d_alloc(old_dentry->d_parent, &old_dentry->d_name);
+	if (!whiteout)
+		return -ENOMEM;
+	err = pdt_mknod(idmap, old_dir, whiteout, S_IFCHR | WHITEOUT_MODE,
+			WHITEOUT_DEV);
+	dput(whiteout);		/* persistence holds it now */
+	return err;
+}
+
+/* simple_rename(), plus RENAME_WHITEOUT as shmem_rename2() does it. */
+static int pdt_rename(struct mnt_idmap *idmap, struct inode *old_dir,
+		      struct dentry *old_dentry, struct inode *new_dir,
+		      struct dentry *new_dentry, unsigned int flags)
+{
+	int err;
+
+	if (flags & ~(RENAME_NOREPLACE | RENAME_EXCHANGE | RENAME_WHITEOUT))
+		return -EINVAL;
+	if (flags & RENAME_WHITEOUT) {
+		/* The VFS refuses RENAME_WHITEOUT with RENAME_EXCHANGE. */
+		if (!simple_empty(new_dentry))
+			return -ENOTEMPTY;
+		err = pdt_whiteout(idmap, old_dir, old_dentry);
+		if (err)
+			return err;
+	}
+	return simple_rename(idmap, old_dir, old_dentry, new_dir, new_dentry,
+			     flags & ~RENAME_WHITEOUT);
+}
+
 static const struct inode_operations pdt_dir_iops = {
 	.lookup		= pdt_lookup,
 	.create		= pdt_create,
@@ -172,7 +225,7 @@ static const struct inode_operations pdt_dir_iops = {
 	.mkdir		= pdt_mkdir,
 	.rmdir		= simple_rmdir,
 	.mknod		= pdt_mknod,
-	.rename		= simple_rename,
+	.rename		= pdt_rename,
 };
 
 /* ---- what the kernel does: entries made persistent outside any syscall ---- */
@@ -441,6 +494,116 @@ static int pdt_leak(struct super_block *sb, const char *name)
 	return PTR_ERR_OR_ZERO(dentry);	/* the fault: no dput() */
 }
 
+/*
+ * The eaten persistence reference: NAME is made persistent (count 1, the
+ * persistence reference, once our lookup reference is dropped), then a plain
+ * dput() takes that reference away: count 0 with DCACHE_PERSISTENT still set,
+ * which no legitimate path produces (only d_make_discardable() and the umount
+ * walk clear the flag, each before dropping the count).
+ *
+ * With @dontcache the dentry is marked DCACHE_DONTCACHE first, as tmpfs,
+ * ramfs, debugfs (s_d_flags) and simple_lookup() mark theirs (our own lookup
+ * does not): then that dput() finds retain_dentry() false and kills the
+ * dentry at once (fast_dput() -> finish_dput() -> dentry_kill() -> iput()),
+ * the entry vanishes. The dentry may be freed by then: it is not touched
+ * again. Without @dontcache the dentry is kept: hashed, on the LRU, count 0,
+ * flag set, until the shrinker, an unlink or the umount walk meets it.
+ */
+static int pdt_eat_ref(struct super_block *sb, const char *name,
+		       bool dontcache)
+{
+	struct inode *dir = d_inode(sb->s_root);
+	struct dentry *dentry;
+
+	inode_lock_nested(dir, I_MUTEX_PARENT);
+	dentry = pdt_kcreate_locked(sb->s_root, name, S_IFREG | 0644, NULL);
+	if (!IS_ERR(dentry)) {
+		if (dontcache) {
+			spin_lock(&dentry->d_lock);
+			dentry->d_flags |= DCACHE_DONTCACHE;
+			spin_unlock(&dentry->d_lock);
+		}
+		dput(dentry);	/* our lookup reference: count 2 -> 1 */
+		dput(dentry);	/* the fault: count 1 -> 0, flag still set */
+	}
+	inode_unlock(dir);
+	return PTR_ERR_OR_ZERO(dentry);
+}
+
+/* eat NAME: on a dentry the last dput() kills (DCACHE_DONTCACHE). */
+static int pdt_eat(struct super_block *sb, const char *name)
+{
+	return pdt_eat_ref(sb, name, true);
+}
+
+/*
+ * eat-keep NAME, eat-unlink NAME: on a dentry that is kept. The same fault;
+ * the two names tell the kernel log which scenario follows (umount or the
+ * shrinker for eat-keep, a user's unlink for eat-unlink).
+ */
+static int pdt_eat_keep(struct super_block *sb, const char *name)
+{
+	return pdt_eat_ref(sb, name, false);
+}
+
+/* Unlink @dentry in @dir (locked) as vfs_unlink() would; drops our reference. */
+static void pdt_kunlink_locked(struct inode *dir, struct dentry *dentry)
+{
+	simple_unlink(dir, dentry);
+	d_delete(dentry);
+	dput(dentry);
+}
+
+/*
+ * A rename the filesystem gets wrong: NAME.victim (mode 0600) and NAME
+ * (0644) are made persistent, then NAME is moved over NAME.victim as
+ * simple_rename() would (the victim's nlink dropped), but without
+ * d_make_discardable() on the victim before d_move(). __d_move() unhashes the
+ * victim and leaves it among its parent's d_children: persistent (count 1),
+ * invisible to lookups and out of the shrinker's reach (count 1), pinning its
+ * inode (nlink 0) until the umount walk unpins it. NAME.victim is then the
+ * old NAME (mode 0644).
+ */
+static int pdt_rename_keep_victim(struct super_block *sb, const char *name)
+{
+	struct dentry *root = sb->s_root;
+	struct inode *dir = d_inode(root);
+	struct dentry *src, *victim;
+	char *vname;
+	int err = 0;
+
+	vname = kasprintf(GFP_KERNEL, "%s.victim", name);
+	if (!vname)
+		return -ENOMEM;
+	if (strlen(vname) > NAME_MAX) {
+		kfree(vname);
+		return -ENAMETOOLONG;
+	}
+	inode_lock_nested(dir, I_MUTEX_PARENT);
+	victim = pdt_kcreate_locked(root, vname, S_IFREG | 0600, NULL);
+	if (IS_ERR(victim)) {
+		err = PTR_ERR(victim);
+		goto out;
+	}
+	src = pdt_kcreate_locked(root, name, S_IFREG | 0644, NULL);
+	if (IS_ERR(src)) {
+		err = PTR_ERR(src);
+		pdt_kunlink_locked(dir, victim);
+		goto out;
+	}
+	lock_two_nondirectories(d_inode(src), d_inode(victim));
+	__simple_unlink(dir, victim);
+	/* the fault: no d_make_discardable(victim) */
+	d_move(src, victim);
+	unlock_two_nondirectories(d_inode(src), d_inode(victim));
+	dput(src);	/* count 2 -> 1 */
+	dput(victim);	/* count 2 -> 1: only persistence holds it */
+out:
+	inode_unlock(dir);
+	kfree(vname);
+	return err;
+}
+
 static const struct {
 	const char *cmd;
 	int (*fault)(struct super_block *sb, const char *name);
@@ -452,6 +615,10 @@ static const struct {
 	{ "remove", pdt_remove },
 	{ "create-in-dead", pdt_create_in_dead },
 	{ "leak", pdt_leak },
+	{ "eat", pdt_eat },
+	{ "eat-keep", pdt_eat_keep },
+	{ "eat-unlink", pdt_eat_keep },
+	{ "rename-keep-victim", pdt_rename_keep_victim },
 };
 
 static bool pdt_valid_name(const char *name)
@@ -502,7 +669,8 @@ static ssize_t pdt_ctl_read(struct file *file, char __user *ubuf, size_t len,
 	static const char usage[] =
 		"discard-unpersisted NAME\npersist-twice NAME\n"
 		"extra-dput NAME\norphan DIR\nremove DIR\n"
-		"create-in-dead DIR\nleak NAME\n";
+		"create-in-dead DIR\nleak NAME\neat NAME\neat-keep NAME\n"
+		"eat-unlink NAME\nrename-keep-victim NAME\n";
 
 	return simple_read_from_buffer(ubuf, len, ppos, usage,
 				       sizeof(usage) - 1);

@@ -1,0 +1,53 @@
+# Fault rename-keep-victim: NAME.victim (mode 0600) and NAME (0644) made persistent by the
+# kernel, then NAME moved over NAME.victim as simple_rename() would, but without
+# d_make_discardable() on the victim before d_move(). __d_move() unhashes the victim and
+# leaves it among the root's children: still persistent (count 1), invisible, out of the
+# shrinker's reach. pdtrace stat counts 2 persists, no discard; NAME.victim is now the old
+# NAME (0644); the kernel says nothing. The umount walk still reaches the victim through
+# the root's d_children and unpins it: umount is clean, the superblock freed.
+# pdtrace check (the tracker's redesign) with --no-dput: one leak rename-victim-kept at
+# /NAME.victim.
+# timeout: 150
+# kmods: pdt_faultfs
+. /lib.sh
+
+# one_finding JSON STATUS DEV KIND RULE PATH WHAT: check exited 1 with exactly this finding.
+one_finding() {
+	cat "$1"; echo
+	expect_eq "$2" 1 "$7: check exits 1"
+	expect_eq "$(grep -o '"kind":"' "$1" | wc -l)" 1 "$7: exactly one finding"
+	expect_grep "\"kind\":\"$4\",\"rule\":\"$5\",\"fs_type\":\"pdtfaultfs\",\"s_id\":\"pdtfaultfs\",\"dev\":\"$3\",\"path\":\"$6\"" \
+		"$1" "$7: $4/$5 at $6"
+}
+
+m=/mnt/frv
+faultfs_mount $m || finish
+dev=$(dev_of $m)
+dmesg_mark rename-keep-victim
+$PDTRACE stat -- sh -c "echo rename-keep-victim rv >$m/ctl" >/tmp/frv.out 2>&1
+expect_eq "$?" 0 "the fault is accepted"
+cat /tmp/frv.out
+expect_eq "$(stat_col /tmp/frv.out "$dev" 4)" 2 "persisted: rv.victim, rv"
+expect_eq "$(stat_col /tmp/frv.out "$dev" 5)" 0 "discarded: none (the victim is kept)"
+expect_eq "$(ls $m | tr '\n' ' ')" "ctl kdir rv.victim " "root entries: rv moved over rv.victim"
+expect_eq "$(stat -c %a $m/rv.victim)" 644 "rv.victim is the old rv (mode 644, the victim's was 600)"
+[ -e $m/rv ] && fail "$m/rv exists"
+echo "rename-keep-victim kdir" >$m/ctl 2>/dev/null && fail "a rename over an existing NAME accepted"
+echo "rename-keep-victim rv" >$m/ctl 2>/dev/null && fail "a second rename-keep-victim rv accepted (rv.victim exists)"
+expect_eq "$(ls $m | tr '\n' ' ')" "ctl kdir rv.victim " "root entries after refused commands"
+echo 2 >/proc/sys/vm/drop_caches
+echo data >$m/rv.victim && expect_eq "$(cat $m/rv.victim)" data "$m/rv.victim works as a file"
+dmesg_since rename-keep-victim >/tmp/frv.log
+show_kernel_lines /tmp/frv.log
+expect_grep "pdtfaultfs $dev: rename-keep-victim rv" /tmp/frv.log "the module logs the fault"
+expect_no_grep 'WARNING\|BUG' /tmp/frv.log "the kernel says nothing"
+faultfs_works $m
+faultfs_umount $m
+
+# pdtrace check, on a fresh mount.
+faultfs_mount $m || finish
+dev=$(dev_of $m)
+$PDTRACE check --no-dput -f json -o /tmp/frv.json -- sh -c "echo rename-keep-victim rw >$m/ctl"
+one_finding /tmp/frv.json "$?" "$dev" leak rename-victim-kept /rw.victim "check --no-dput"
+faultfs_umount $m
+finish
