@@ -106,7 +106,7 @@ wl_ovl_is() {
 }
 
 wl_overlayfs_run() {
-	local b=$WL_OVL_BASE m=$WL_OVL_BASE/merged u=$WL_OVL_BASE/u up=$WL_OVL_BASE/u/upper n
+	local b=$WL_OVL_BASE m=$WL_OVL_BASE/merged u=$WL_OVL_BASE/u up=$WL_OVL_BASE/u/upper n shared ino
 	wl_need_dirs "$b/lower" "$u" "$m" || return 1
 	wl_note_dev lower "$b/lower"
 	wl_do mount -t tmpfs pdt-wl-ovl-upper "$u"
@@ -178,10 +178,22 @@ more" ] || wl_fail "$m/u2/b does not hold lf1's data"
 	wl_ovl_is -c "$up/lm"
 	wl_absent "$m/lm"
 
-	# Only the shared whiteout is left in the work directory.
+	# Only the shared whiteout is left in the work directory. The whiteouts of removals
+	# (lf3, ld, lm) are hard links to it: 4 names (the links at lf6, lf7, la, lb, ma, mb
+	# were unlinked again); those of renames (lf1, lf4, lf5) are shmem_whiteout()'s own.
 	n=$(find "$u/work/work" -mindepth 1 | wc -l)
 	[ "$n" -eq 1 ] || wl_fail "$u/work/work holds $n entries, want 1 (the shared whiteout)"
-	wl_ovl_is -c "$(find "$u/work/work" -mindepth 1 | head -n 1)"
+	shared=$(find "$u/work/work" -mindepth 1 | head -n 1)
+	wl_ovl_is -c "$shared"
+	ino=$(stat -c %i "$shared")
+	[ "$(stat -c %h "$shared")" = 4 ] || wl_fail "the shared whiteout has $(stat -c %h "$shared") links, want 4"
+	for n in lf3 ld lm; do
+		[ "$(stat -c %i "$up/$n")" = "$ino" ] || wl_fail "$up/$n is not a link to the shared whiteout"
+	done
+	for n in lf1 lf4 lf5; do
+		[ "$(stat -c %i "$up/$n")" != "$ino" ] && [ "$(stat -c %h "$up/$n")" = 1 ] ||
+			wl_fail "$up/$n is not a whiteout of its own"
+	done
 	wl_do umount "$m"
 
 	# Mounted again: work/work is emptied and made again.
