@@ -18,6 +18,9 @@
  *                                                           close EP0
  *   pdt-fsop umount-wait MNT SECONDS                        umount MNT and wait until its
  *                                                           superblock is shut down
+ *   pdt-fsop link-add NAME KIND [SLAVE1 SLAVE2]             rtnetlink RTM_NEWLINK: a network
+ *                                                           device of KIND (dummy, ...); for
+ *                                                           hsr the two slave devices
  *
  * A failing system call prints "pdt-fsop: OP ARG: ERRNO_NAME" and exits 1, so that a
  * workload can assert the exact error (e.g. ENOTEMPTY) of a refused operation.
@@ -33,7 +36,12 @@
 #include <sys/inotify.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
+#include <net/if.h>
+#include <linux/if_link.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
 #include <linux/usb/ch9.h>
 #include <linux/usb/functionfs.h>
 
@@ -56,7 +64,7 @@ static int usage(void)
 	fprintf(
 	    stderr,
 	    "usage: pdt-fsop rename|mkdir|rmdir|unlink|create|mkfifo|symlink|link|mount|tmpfile|"
-	    "tmpfile-link|mq-open|mq-unlink|ffs-hold|gadgetfs-hold|umount-wait ARGS "
+	    "tmpfile-link|mq-open|mq-unlink|ffs-hold|gadgetfs-hold|umount-wait|link-add ARGS "
 	    "(see the source)\n");
 	return 2;
 }
@@ -280,6 +288,97 @@ static int do_umount_wait(const char *mnt, const char *seconds)
 	}
 }
 
+/* Append attribute TYPE with LEN bytes of DATA to the message; returns it (for nesting). */
+static struct rtattr *add_attr(struct nlmsghdr *n, size_t max, int type, const void *data,
+			       size_t len)
+{
+	struct rtattr *rta = (struct rtattr *)((char *)n + NLMSG_ALIGN(n->nlmsg_len));
+
+	if (NLMSG_ALIGN(n->nlmsg_len) + RTA_SPACE(len) > max) {
+		fprintf(stderr, "pdt-fsop: link-add: message too long\n");
+		exit(2);
+	}
+	rta->rta_type = type;
+	rta->rta_len = RTA_LENGTH(len);
+	if (len)
+		memcpy(RTA_DATA(rta), data, len);
+	n->nlmsg_len = NLMSG_ALIGN(n->nlmsg_len) + RTA_SPACE(len);
+	return rta;
+}
+
+/* Close a nested attribute opened by add_attr(..., NULL, 0). */
+static void end_nest(struct nlmsghdr *n, struct rtattr *nest)
+{
+	nest->rta_len = (unsigned short)((char *)n + n->nlmsg_len - (char *)nest);
+}
+
+static int do_link_add(int argc, char **argv)
+{
+	struct {
+		struct nlmsghdr n;
+		struct ifinfomsg i;
+		char buf[512];
+	} req = {
+		.n = { .nlmsg_len = NLMSG_LENGTH(sizeof(struct ifinfomsg)),
+		       .nlmsg_type = RTM_NEWLINK,
+		       .nlmsg_flags = NLM_F_REQUEST | NLM_F_CREATE | NLM_F_EXCL | NLM_F_ACK,
+		       .nlmsg_seq = 1 },
+		.i = { .ifi_family = AF_UNSPEC },
+	};
+	struct {
+		struct nlmsghdr n;
+		struct nlmsgerr e;
+		char buf[256];
+	} ack;
+	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
+	struct rtattr *linkinfo, *data;
+	const char *name = argv[0], *kind = argv[1];
+	int fd, i;
+	ssize_t got;
+
+	add_attr(&req.n, sizeof(req), IFLA_IFNAME, name, strlen(name) + 1);
+	linkinfo = add_attr(&req.n, sizeof(req), IFLA_LINKINFO, NULL, 0);
+	add_attr(&req.n, sizeof(req), IFLA_INFO_KIND, kind, strlen(kind));
+	if (!strcmp(kind, "hsr")) {
+		__u32 slave[2];
+
+		if (argc != 4)
+			return usage();
+		for (i = 0; i < 2; i++) {
+			slave[i] = if_nametoindex(argv[2 + i]);
+			if (!slave[i])
+				return fail("link-add", argv[2 + i]);
+		}
+		data = add_attr(&req.n, sizeof(req), IFLA_INFO_DATA, NULL, 0);
+		add_attr(&req.n, sizeof(req), IFLA_HSR_SLAVE1, &slave[0], sizeof(slave[0]));
+		add_attr(&req.n, sizeof(req), IFLA_HSR_SLAVE2, &slave[1], sizeof(slave[1]));
+		end_nest(&req.n, data);
+	} else if (argc != 2) {
+		return usage();
+	}
+	end_nest(&req.n, linkinfo);
+
+	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+	if (fd < 0)
+		return fail("socket", "NETLINK_ROUTE");
+	if (sendto(fd, &req, req.n.nlmsg_len, 0, (struct sockaddr *)&kernel, sizeof(kernel)) < 0)
+		return fail("link-add", name);
+	got = recv(fd, &ack, sizeof(ack), 0);
+	if (got < 0)
+		return fail("link-add", name);
+	close(fd);
+	if (got < (ssize_t)NLMSG_LENGTH(sizeof(struct nlmsgerr)) ||
+	    ack.n.nlmsg_type != NLMSG_ERROR) {
+		fprintf(stderr, "pdt-fsop: link-add %s: unexpected answer\n", name);
+		return 1;
+	}
+	if (ack.e.error) {
+		errno = -ack.e.error;
+		return fail("link-add", name);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *op = argc > 1 ? argv[1] : "";
@@ -321,5 +420,7 @@ int main(int argc, char **argv)
 		return do_gadgetfs_hold(a[0], a[1]);
 	if (!strcmp(op, "umount-wait") && n == 2)
 		return do_umount_wait(a[0], a[1]);
+	if (!strcmp(op, "link-add") && (n == 2 || n == 4))
+		return do_link_add(n, a);
 	return usage();
 }
