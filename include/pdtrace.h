@@ -57,9 +57,9 @@ enum pdt_origin {
 #define PDT_F_IN_REMOVAL (1u << 4)     /* inside a recursive removal (removal_root set) */
 #define PDT_F_TRACKED (1u << 5)	       /* pdtrace saw it made persistent */
 #define PDT_F_IS_DIR (1u << 6)
-#define PDT_F_AT_UMOUNT (1u << 7) /* EATEN: seen by the umount walk, not at the kill */
-#define PDT_F_WALK_END (1u << 8)  /* WALK: the walk is over (else it starts) */
-#define PDT_F_WALK_FULL (1u << 9) /* WALK end: stopped early, ring buffer half full */
+#define PDT_F_AT_UMOUNT (1u << 7)   /* EATEN: seen by the umount walk, not at the kill */
+#define PDT_F_WALK_END (1u << 8)    /* WALK: the walk is over (else it starts) */
+#define PDT_F_USER_REMOVE (1u << 9) /* DISCARD: of the entry a user's unlink/rmdir holds */
 
 /*
  * Every event starts with this header. Kernel addresses (dentry, parent, sb,
@@ -140,6 +140,7 @@ struct pdt_task_state {
 	unsigned long long create_target;   /* dentry a user-space create was given */
 	unsigned long long whiteout_parent; /* a RENAME_WHITEOUT's whiteout goes here ... */
 	unsigned long long whiteout_hash;   /* ... with this name (d_name.hash_len) */
+	unsigned long long remove_target;   /* dentry a user-space unlink/rmdir holds */
 	unsigned long long removal_root;    /* outermost recursive removal */
 	unsigned int removal_depth;
 	unsigned int umount_depth;

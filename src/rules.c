@@ -503,6 +503,19 @@ static void report_orphans(struct pdt_rules *r, const struct pdt_event_full *e, 
 	}
 }
 
+/* Where an eaten persistence reference was seen (eaten-persistence-ref). */
+static const char *const eaten_where[] = {
+	"killed with DCACHE_PERSISTENT set (count 0): a plain dput() ate the persistence "
+	"reference, and the entry and its data are gone",
+	"count 0 with DCACHE_PERSISTENT set at umount: a plain dput() ate the persistence "
+	"reference and the entry sat unused on the LRU",
+	"count %d with DCACHE_PERSISTENT set when tracing stopped, no more than its %u "
+	"children hold: a plain dput() ate the persistence reference",
+	"count %d when a user's unlink or rmdir discards it: only the VFS's own reference is "
+	"left, a plain dput() ate the persistence reference, and the discard kills the "
+	"dentry under the VFS",
+};
+
 static void on_discard(struct pdt_rules *r, const struct pdt_event_full *e, struct pdt_sb *sb)
 {
 	const struct pdt_event *h = &e->h;
@@ -522,6 +535,15 @@ static void on_discard(struct pdt_rules *r, const struct pdt_event_full *e, stru
 			 h->refcount);
 		commit(r, f, sb);
 		return;
+	}
+	if ((h->flags & PDT_F_USER_REMOVE) && h->refcount <= 1 &&
+	    !u64map_get(&r->eaten, h->dentry) && rule_enabled(r, PDT_RULE_EATEN_PERSISTENCE_REF) &&
+	    (f = new_finding(r, PDT_KIND_IMBALANCE, PDT_RULE_EATEN_PERSISTENCE_REF, sb, h))) {
+		describe(r, f, e, d);
+		f->has_refcount = true;
+		f->refcount = h->refcount;
+		snprintf(f->message, sizeof(f->message), eaten_where[3], h->refcount);
+		commit(r, f, sb);
 	}
 	if (h->dentry == h->removal_root)
 		free(u64map_del(&r->removals, h->dentry)); /* a removal ends with its root */
@@ -566,15 +588,6 @@ static void on_dput(struct pdt_rules *r, const struct pdt_event_full *e, struct 
 	/* One bug, one report: the kill or the umount walk that follows says it again. */
 	u64map_put(&r->eaten, e->h.dentry, (void *)1);
 }
-
-static const char *const eaten_where[] = {
-	"killed with DCACHE_PERSISTENT set (count 0): a plain dput() ate the persistence "
-	"reference, and the entry and its data are gone",
-	"count 0 with DCACHE_PERSISTENT set at umount: a plain dput() ate the persistence "
-	"reference and the entry sat unused on the LRU",
-	"count %d with DCACHE_PERSISTENT set when tracing stopped, no more than its %u "
-	"children hold: a plain dput() ate the persistence reference",
-};
 
 /* A persistent dentry whose count reached 0 (PDT_EV_EATEN), at its kill or at umount. */
 static void on_eaten(struct pdt_rules *r, const struct pdt_event_full *e, struct pdt_sb *sb)

@@ -32,6 +32,27 @@ PDT_HOOK("fentry/security_inode_link", origin_link, mark(new_dentry), struct den
 	 struct inode *dir, struct dentry *new_dentry)
 
 /*
+ * The dentry a user's unlink or rmdir removes: the VFS holds a reference to it until
+ * the end, so its discard must find a count of 2 at least (persistence and the VFS).
+ * One less means the persistence reference was eaten earlier, on a filesystem that
+ * kept the dentry unused; the discard then kills it under the VFS's feet.
+ */
+static __always_inline int mark_remove(struct dentry *dentry)
+{
+	struct pdt_task_state *t = task_state(true);
+
+	if (t)
+		t->remove_target = (u64)dentry;
+	return 0;
+}
+
+PDT_HOOK("fentry/security_inode_unlink", origin_unlink, mark_remove(dentry), struct inode *dir,
+	 struct dentry *dentry)
+
+PDT_HOOK("fentry/security_inode_rmdir", origin_rmdir, mark_remove(dentry), struct inode *dir,
+	 struct dentry *dentry)
+
+/*
  * A rename with RENAME_WHITEOUT (tmpfs: shmem_whiteout()) leaves a whiteout at the
  * old name, made persistent by the filesystem on a dentry it allocates itself, which
  * no create hook sees. It is made on the user's behalf, in the user's rename, and the

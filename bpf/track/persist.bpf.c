@@ -78,6 +78,8 @@ static __always_inline bool discard_may_find(struct dentry *d, const struct pdt_
 {
 	if (!(h->flags & PDT_F_WAS_PERSISTENT))
 		return true;
+	if ((h->flags & PDT_F_USER_REMOVE) && h->refcount <= 1)
+		return true;
 	if ((h->flags & (PDT_F_IN_REMOVAL | PDT_F_IN_UMOUNT)) == PDT_F_IN_REMOVAL &&
 	    h->origin == PDT_ORIGIN_USER && h->removal_root != h->dentry)
 		return true;
@@ -87,9 +89,15 @@ static __always_inline bool discard_may_find(struct dentry *d, const struct pdt_
 static __always_inline int track_discard_body(void *ctx, struct dentry *dentry)
 {
 	struct pdt_event_full *e = emit_full_nostack(PDT_EV_DISCARD, dentry);
+	struct pdt_task_state *t = task_state(false);
 	u64 key = (u64)dentry;
 	struct pdt_sb_counts *c;
 
+	if (t && t->remove_target == key) {
+		t->remove_target = 0;
+		if (e)
+			e->h.flags |= PDT_F_USER_REMOVE;
+	}
 	if (e) {
 		if (discard_may_find(dentry, &e->h))
 			add_stack(ctx, e);

@@ -303,8 +303,7 @@ static void test_rename_victim_kept(void **state)
 	pdt_rules_free(r);
 }
 
-static void eaten(struct pdt_rules *r, uint64_t d, uint64_t p, const char *path,
-		  unsigned int flags)
+static void eaten(struct pdt_rules *r, uint64_t d, uint64_t p, const char *path, unsigned int flags)
 {
 	full(PDT_EV_EATEN, d, p, path, flags | PDT_F_WAS_PERSISTENT | PDT_F_WAS_POSITIVE);
 	ev.h.refcount = 0;
