@@ -166,8 +166,8 @@ static void text_self_check(FILE *fp, const struct pdt_report *r)
 	if (walked && !pdt_rules_inconsistent(r->rules))
 		fprintf(fp,
 			"self-check: %zu mounted superblock%s walked, the books match the kernel "
-			"(%llu entries)\n",
-			walked, walked == 1 ? "" : "s", entries);
+			"(%llu entr%s)\n",
+			walked, walked == 1 ? "" : "s", entries, entries == 1 ? "y" : "ies");
 }
 
 void pdt_report_summary(FILE *fp, const struct pdt_report *r)

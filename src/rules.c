@@ -509,11 +509,13 @@ static const char *const eaten_where[] = {
 	"reference, and the entry and its data are gone",
 	"count 0 with DCACHE_PERSISTENT set at umount: a plain dput() ate the persistence "
 	"reference and the entry sat unused on the LRU",
-	"count %d with DCACHE_PERSISTENT set when tracing stopped, no more than its %u "
-	"children hold: a plain dput() ate the persistence reference",
+	"count %d with DCACHE_PERSISTENT set when tracing stopped (pdtrace's self-check), no "
+	"more than its %u children hold: a plain dput() ate the persistence reference",
 	"count %d when a user's unlink or rmdir discards it: only the VFS's own reference is "
 	"left, a plain dput() ate the persistence reference, and the discard kills the "
 	"dentry under the VFS",
+	"count 0 with DCACHE_PERSISTENT set when tracing stopped (pdtrace's self-check): a "
+	"plain dput() ate the persistence reference and the entry sits unused on the LRU",
 };
 
 static void on_discard(struct pdt_rules *r, const struct pdt_event_full *e, struct pdt_sb *sb)
@@ -837,7 +839,11 @@ static void walk_eaten(struct pdt_rules *r, struct pdt_sb *sb, const struct pdt_
 		describe(r, f, NULL, d);
 		f->has_refcount = true;
 		f->refcount = e->refcount;
-		snprintf(f->message, sizeof(f->message), eaten_where[2], e->refcount, e->nchildren);
+		if (e->nchildren)
+			snprintf(f->message, sizeof(f->message), eaten_where[2], e->refcount,
+				 e->nchildren);
+		else
+			snprintf(f->message, sizeof(f->message), "%s", eaten_where[4]);
 		commit(r, f, sb);
 		u64map_put(&r->eaten, e->dentry, (void *)1);
 	}

@@ -90,6 +90,17 @@ dev2=$(dev_of $m2)
 $PDTRACE check --no-dput -f json -o /tmp/fek.json -- \
 	sh -c ". /tmp/umount-bg.sh && echo eat-keep el >$m2/ctl && umount_bg $m2 20"
 one_finding /tmp/fek.json "$?" "$dev2" imbalance eaten-persistence-ref /el "check --no-dput, umount traced"
+# The same as a user reads it, with the tree still mounted at stop: the self-check's walk
+# finds the entry held by nobody (count 0, DCACHE_PERSISTENT set).
+m3=/mnt/fek3
+faultfs_mount $m3 || finish
+dev3=$(dev_of $m3)
+$PDTRACE check --no-dput -- sh -c "echo eat-keep em >$m3/ctl" >/tmp/fek.txt 2>&1
+expect_eq "$?" 1 "check --no-dput, text, still mounted: exit 1"
+cat /tmp/fek.txt
+expect_grep "^imbalance: eaten-persistence-ref: pdtfaultfs $dev3 /em$" /tmp/fek.txt "text: the finding at stop"
+expect_grep "count 0 with DCACHE_PERSISTENT set when tracing stopped" /tmp/fek.txt "text: seen by the walk at stop"
+expect_grep "^self-check: 1 mounted superblock walked, the books match the kernel" /tmp/fek.txt "text: the books still match"
 # init's sync would block on the dead superblocks' s_umount: power off from the kernel
 # once init has reported this scenario.
 (sleep 3; echo o >/proc/sysrq-trigger) &

@@ -48,6 +48,12 @@ wl_refused() {
 	fi
 }
 
+# wl_last_umount DIR: the run's last umount, left to the caller when WL_KEEP_MOUNTED is set
+# (run_workload_mounted: the self-check then walks what the run left).
+wl_last_umount() {
+	if [ -n "${WL_KEEP_MOUNTED:-}" ]; then echo "@wl kept $1"; else wl_do umount "$1"; fi
+}
+
 # wl_dev DIR: major:minor of the filesystem mounted at DIR.
 wl_dev() { awk -v m="$1" '$5 == m { d = $3 } END { print d }' /proc/self/mountinfo; }
 

@@ -207,7 +207,7 @@ more" ] || wl_fail "$m/u2/b does not hold lf1's data"
 	# u1/lf5 u2 u2/b lf2 lc lc/ca lf4r lf6 lf7 nd/lm2 nd/lm2/ma nd/lm2/mb and the whiteouts
 	# lf1 lf3 lf4 lf5 ld lm
 	wl_present upper "$u" "$WL_OVL_LEFT"
-	wl_do umount "$u"
+	wl_last_umount "$u"
 	wl_end
 }
 

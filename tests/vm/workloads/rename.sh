@@ -141,7 +141,7 @@ wl_rn_run() { # fstype dir
 	# left: a a/s2 a/e1 b b/victim b/edir b/edir/in b/e2 b/n2 b/n3 b/w p2, and on tmpfs
 	# b/w2 b/w3
 	eval "wl_present $fs $m \$WL_RN_LEFT_$fs"
-	wl_do umount "$m"
+	wl_last_umount "$m"
 	wl_end
 }
 
