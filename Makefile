@@ -70,7 +70,7 @@ $(OUTPUT)/%.bpf.o: bpf/%.bpf.c include/pdtrace.h vmlinux/vmlinux.h | $(OUTPUT)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
-$(OUTPUT)/track/%.bc: bpf/track/%.bpf.c bpf/track/common.bpf.h include/pdtrace.h vmlinux/vmlinux.h
+$(OUTPUT)/track/%.bc: bpf/track/%.bpf.c $(wildcard bpf/track/*.bpf.h) include/pdtrace.h vmlinux/vmlinux.h
 	$(Q)mkdir -p $(@D)
 	$(call msg,BPF-BC,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -emit-llvm -c $< -o $@

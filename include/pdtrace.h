@@ -43,6 +43,25 @@ enum pdt_event_type {
 	PDT_EV_MAX,
 };
 
+/*
+ * The functions entered with no lock held share two kprobe.multi programs, one at
+ * entry and one at return (bpf/track/dispatch.bpf.c): user space attaches each
+ * function with one of these as its cookie, and the program dispatches on it.
+ */
+enum pdt_hook_id {
+	PDT_HK_NONE,
+	PDT_HK_PERSIST,	     /* d_make_persistent(dentry, inode) */
+	PDT_HK_DISCARD,	     /* d_make_discardable(dentry) */
+	PDT_HK_CREATE,	     /* security_inode_{create,mkdir,mknod,symlink}(dir, dentry, ...) */
+	PDT_HK_LINK,	     /* security_inode_link(old, dir, new_dentry) */
+	PDT_HK_REMOVE,	     /* security_inode_{unlink,rmdir}(dir, dentry) */
+	PDT_HK_RENAME,	     /* security_inode_rename(..., flags) */
+	PDT_HK_REMOVAL,	     /* {simple,locked}_recursive_removal(dentry, ...), entry and return */
+	PDT_HK_REMOVAL_ARG2, /* configfs_rmdir(dir, dentry), entry and return */
+	PDT_HK_UMOUNT,	     /* deactivate_locked_super(sb), entry and return */
+	PDT_HK_SHUTDOWN,     /* generic_shutdown_super(sb), entry and return */
+};
+
 enum pdt_origin {
 	PDT_ORIGIN_UNKNOWN, /* made persistent before pdtrace started */
 	PDT_ORIGIN_KERNEL,
@@ -117,48 +136,14 @@ struct pdt_walk_entry {
 #define PDT_W_POSITIVE (1u << 1)
 #define PDT_W_ROOT (1u << 2)
 
-/* Per-dentry state kept in the BPF map while a dentry is persistent. */
-struct pdt_dentry_state {
-	unsigned long long sb;
-	unsigned long long parent;
-	unsigned long long made_ns;
-	unsigned int pid;
-	unsigned char origin;
-	unsigned char pad[3];
-};
-
-/* Per-superblock counts kept in the BPF map (what `watch` shows). */
-struct pdt_sb_counts {
-	unsigned long long made;
-	unsigned long long discarded;
-	unsigned long long unpinned;
-	long long live;
-};
-
-/* Per-task state: what a task is in the middle of. */
-struct pdt_task_state {
-	unsigned long long create_target;   /* dentry a user-space create was given */
-	unsigned long long whiteout_parent; /* a RENAME_WHITEOUT's whiteout goes here ... */
-	unsigned long long whiteout_hash;   /* ... with this name (d_name.hash_len) */
-	unsigned long long remove_target;   /* dentry a user-space unlink/rmdir holds */
-	unsigned long long removal_root;    /* outermost recursive removal */
-	unsigned int removal_depth;
-	unsigned int umount_depth;
-};
-
 /*
- * Indexes of the tracker's per-CPU counters. Anything non-zero up to
- * PDT_TC_CLAIM_FULL makes data incomplete; PDT_TC_RESCUED counts calls that the
- * later copy of a program ran because the kernel skipped the first (see
- * PDT_HOOK in bpf/track/common.bpf.h).
+ * Indexes of the tracker's counters (pdt_counters in its .bss). Each makes the data
+ * incomplete.
  */
 enum pdt_track_counter {
 	PDT_TC_LOST_EVENTS, /* ring buffer full */
-	PDT_TC_DENTRY_FULL, /* dentry map full */
-	PDT_TC_TASK_FULL,   /* task map full */
+	PDT_TC_TASK_FULL,   /* task storage could not be had */
 	PDT_TC_SB_FULL,	    /* superblock map full */
-	PDT_TC_CLAIM_FULL,  /* claims map full: a call may have been handled twice */
-	PDT_TC_RESCUED,	    /* calls a later copy handled */
 	PDT_TC_MAX,
 };
 

@@ -12,8 +12,16 @@ struct pdt_hook {
 	bool required;	      /* tracing is impossible without it */
 	const char *lost;     /* what the report lacks without it */
 	const char *rules[3]; /* rules switched off without it (they would misfire) */
+	/*
+	 * Entered with no lock held: the kprobe.multi dispatcher's cookie (enum
+	 * pdt_hook_id), and whether its return is hooked too. 0: a fentry program of its
+	 * own (SEC("fentry/func")).
+	 */
+	unsigned int id;
+	bool at_return;
 };
 
+#define PDT_MAX_HOOKS 32 /* at least pdt_nhooks */
 extern const struct pdt_hook pdt_hooks[];
 extern const size_t pdt_nhooks;
 

@@ -8,27 +8,26 @@
 enum {
 	OPT_NO_DPUT = 0x300,
 	OPT_RINGBUF_PAGES,
-	OPT_MAX_DENTRIES,
+	OPT_DPUT,
 	OPT_USER_STACKS,
 	OPT_NO_SELF_CHECK,
 };
 
 /* The defaults are spelt out in the help: keep them in step. */
 _Static_assert(PDT_DEFAULT_RINGBUF_PAGES == 2048, "--ringbuf-pages help");
-_Static_assert(PDT_DEFAULT_MAX_DENTRIES == 131072, "--max-dentries help");
 
 static const struct argp_option trace_options[] = {
-	{ "no-dput", OPT_NO_DPUT, NULL, 0, "Do not trace dput() (its rule is then off)", 0 },
+	{ "dput", OPT_DPUT, NULL, 0,
+	  "Trace dput() too: the culprit of an eaten persistence reference is then caught at "
+	  "the call itself (costly on lookups)",
+	  0 },
+	{ "no-dput", OPT_NO_DPUT, NULL, 0, "Do not trace dput() (the default)", 0 },
 	{ "user-stacks", OPT_USER_STACKS, NULL, 0,
 	  "Keep the kernel stack of user-space creations too (by default: their pid and comm)", 0 },
 	{ "no-self-check", OPT_NO_SELF_CHECK, NULL, 0,
 	  "Do not check the books against the kernel's trees before stopping", 0 },
 	{ "ringbuf-pages", OPT_RINGBUF_PAGES, "N", 0,
 	  "Event ring buffer of N 4 KiB pages, a power of two (default 2048: 8 MiB)", 0 },
-	{ "max-dentries", OPT_MAX_DENTRIES, "N", 0,
-	  "Track at most N persistent dentries at once (default 131072: about 13 MiB, "
-	  "preallocated)",
-	  0 },
 	{},
 };
 
@@ -58,22 +57,6 @@ static unsigned int ringbuf_pages(const char *cmd, const char *arg)
 	return (unsigned int)v;
 }
 
-static unsigned int max_dentries(const char *cmd, const char *arg)
-{
-	unsigned long long v;
-
-	if (parse_count(arg, &v))
-		pdt_die(PDT_EXIT_ERROR, "%s: --max-dentries expects a number of entries, got '%s'",
-			cmd, arg);
-	if (v > PDT_MAX_MAX_DENTRIES)
-		pdt_die(PDT_EXIT_ERROR, "%s: --max-dentries must be at most %u, got '%s'", cmd,
-			PDT_MAX_MAX_DENTRIES, arg);
-	if (!v)
-		pdt_die(PDT_EXIT_ERROR, "%s: --max-dentries must be at least 1, got '%s'", cmd,
-			arg);
-	return (unsigned int)v;
-}
-
 static error_t parse_trace_opts(int key, char *arg, struct argp_state *state)
 {
 	struct pdt_tracker_opts *o = state->input;
@@ -81,8 +64,11 @@ static error_t parse_trace_opts(int key, char *arg, struct argp_state *state)
 	const char *cmd = state->name;
 
 	switch (key) {
+	case OPT_DPUT:
+		o->dput = true;
+		return 0;
 	case OPT_NO_DPUT:
-		o->no_dput = true;
+		o->dput = false;
 		return 0;
 	case OPT_USER_STACKS:
 		o->user_stacks = true;
@@ -92,9 +78,6 @@ static error_t parse_trace_opts(int key, char *arg, struct argp_state *state)
 		return 0;
 	case OPT_RINGBUF_PAGES:
 		o->ringbuf_pages = ringbuf_pages(cmd, arg);
-		return 0;
-	case OPT_MAX_DENTRIES:
-		o->max_dentries = max_dentries(cmd, arg);
 		return 0;
 	}
 	return ARGP_ERR_UNKNOWN;

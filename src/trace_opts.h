@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The tracker's options, one argp child shared by every command that traces
- * (check, record, trace, watch): --no-dput, --ringbuf-pages, --max-dentries.
+ * (check, record, trace, watch): --dput, --user-stacks, --no-self-check, --ringbuf-pages.
  */
 #ifndef PDT_TRACE_OPTS_H
 #define PDT_TRACE_OPTS_H
@@ -9,9 +9,8 @@
 #include <argp.h>
 #include "tracker.h"
 
-/* The largest values accepted: a 1 GiB ring buffer, 16M entries (about 1.4 GiB). */
+/* The largest ring buffer accepted: 1 GiB. */
 #define PDT_MAX_RINGBUF_PAGES (1u << 18)
-#define PDT_MAX_MAX_DENTRIES (1u << 24)
 
 /*
  * Its input is the command's struct pdt_tracker_opts: set it from the command's

@@ -103,27 +103,44 @@ static bool omitted(const char *func)
 	return false;
 }
 
-/* Load only the programs whose functions this kernel has; say what the others cost. */
+static bool hook_present(const struct pdt_facts *f, const struct pdt_hook *h)
+{
+	return f->funcs[h - pdt_hooks] == PDT_FUNC_PRESENT && !omitted(h->func);
+}
+
+/*
+ * Load only the programs whose functions this kernel has; say what the others cost.
+ * The dispatcher's functions (pdt_hook.id) are listed at attach; a fentry program
+ * is named after its function.
+ */
 static void select_programs(struct pdt_tracker *t, const struct pdt_facts *f,
 			    const struct pdt_tracker_opts *o)
 {
 	struct bpf_program *prog;
+	size_t i;
 
+	for (i = 0; i < pdt_nhooks; i++)
+		if (pdt_hooks[i].id && f->funcs[i] != PDT_FUNC_PRESENT)
+			note_missing(t, &pdt_hooks[i]);
 	bpf_object__for_each_program(prog, t->skel->obj) {
-		const char *func = strchr(bpf_program__section_name(prog), '/') + 1;
-		const struct pdt_hook *h = pdt_hook_find(func);
-		bool ok = h && f->funcs[h - pdt_hooks] == PDT_FUNC_PRESENT;
+		const char *sec = bpf_program__section_name(prog), *slash = strchr(sec, '/');
+		const struct pdt_hook *h = slash ? pdt_hook_find(slash + 1) : NULL;
+		bool ok = h && hook_present(f, h);
 
 		if (prog == t->skel->progs.pdt_walk) {
 			ok = !o->no_self_check; /* an iterator: run at stop, never attached */
-		} else if (h && !strcmp(func, "dput") && o->no_dput) {
+		} else if (prog == t->skel->progs.pdt_enter || prog == t->skel->progs.pdt_return) {
+			ok = true;
+		} else if (h && !strcmp(h->func, "dput") && !o->dput) {
+			/* Opt-in: eaten-persistence-ref catches the bug where the kernel acts. */
 			ok = false;
 			pdt_rules_disable(t->rules, PDT_RULE_DPUT_PERSISTENCE_REF);
-		} else if (h && !ok) {
+		} else if (h && f->funcs[h - pdt_hooks] != PDT_FUNC_PRESENT) {
 			note_missing(t, h);
 		}
-		bpf_program__set_autoload(prog, ok && !omitted(func));
+		bpf_program__set_autoload(prog, ok);
 	}
+	t->facts = *f;
 }
 
 static const char *load_error(int err, char *buf, size_t n)
@@ -140,41 +157,53 @@ static const char *load_error(int err, char *buf, size_t n)
 	return buf;
 }
 
-/* Which copy of a hook's program (see PDT_HOOK in bpf/track/common.bpf.h): 0 the first. */
-static int copy_rank(const struct bpf_program *prog)
+/* The dispatcher at entry or at return of every present function that has an id. */
+static struct bpf_link *attach_dispatch(struct pdt_tracker *t, struct bpf_program *prog,
+					bool at_return)
 {
-	const char *name = bpf_program__name(prog);
-	size_t n = strlen(name);
+	LIBBPF_OPTS(bpf_kprobe_multi_opts, opts, .retprobe = at_return);
+	const char *syms[PDT_MAX_HOOKS];
+	__u64 cookies[PDT_MAX_HOOKS];
+	size_t i, n = 0;
 
-	if (n > 2 && name[n - 2] == '_' && (name[n - 1] == 'b' || name[n - 1] == 'c'))
-		return name[n - 1] - 'a';
-	return 0;
+	for (i = 0; i < pdt_nhooks && n < sizeof(syms) / sizeof(syms[0]); i++) {
+		const struct pdt_hook *h = &pdt_hooks[i];
+
+		if (!h->id || (at_return && !h->at_return) || !hook_present(&t->facts, h))
+			continue;
+		syms[n] = h->func;
+		cookies[n++] = h->id;
+	}
+	if (!n) {
+		errno = ENOENT;
+		return NULL;
+	}
+	opts.syms = syms;
+	opts.cookies = cookies;
+	opts.cnt = n;
+	return bpf_program__attach_kprobe_multi_opts(prog, NULL, &opts);
 }
 
-/*
- * A trampoline runs its most recently attached program first, and the first copy
- * must run first: attach the last copies, then the middle ones, then the first,
- * then arm the later copies (before that they would take every call as rescued).
- */
+/* Every program but the self-check's iterator, which runs only at stop. */
 static int attach_programs(struct pdt_tracker *t)
 {
 	const struct bpf_object_skeleton *s = t->skel->skeleton;
-	int rank, i;
+	int i;
 
-	for (rank = 2; rank >= 0; rank--)
-		for (i = 0; i < s->prog_cnt; i++) {
-			struct bpf_program *prog = *s->progs[i].prog;
-			struct bpf_link *link;
+	for (i = 0; i < s->prog_cnt; i++) {
+		struct bpf_program *prog = *s->progs[i].prog;
+		struct bpf_link *link;
 
-			if (!bpf_program__autoload(prog) || copy_rank(prog) != rank ||
-			    prog == t->skel->progs.pdt_walk)
-				continue;
+		if (!bpf_program__autoload(prog) || prog == t->skel->progs.pdt_walk)
+			continue;
+		if (prog == t->skel->progs.pdt_enter || prog == t->skel->progs.pdt_return)
+			link = attach_dispatch(t, prog, prog == t->skel->progs.pdt_return);
+		else
 			link = bpf_program__attach(prog);
-			if (!link)
-				return -errno;
-			*s->progs[i].link = link;
-		}
-	t->skel->bss->pdt_armed = 1;
+		if (!link)
+			return -errno;
+		*s->progs[i].link = link;
+	}
 	return 0;
 }
 
@@ -202,8 +231,6 @@ int pdt_tracker_open(struct pdt_tracker *t, const struct pdt_tracker_opts *o, ch
 	pdt_rules_on_new_sb(t->rules, on_new_sb, t);
 	select_programs(t, &f, o);
 	bpf_map__set_max_entries(t->skel->maps.events, pages * 4096);
-	bpf_map__set_max_entries(t->skel->maps.dentries,
-				 o->max_dentries ? o->max_dentries : PDT_DEFAULT_MAX_DENTRIES);
 	t->skel->rodata->pdt_user_stacks = o->user_stacks;
 	rc = track_bpf__load(t->skel);
 	if (rc) {
@@ -245,8 +272,6 @@ void pdt_tracker_stop(struct pdt_tracker *t)
 	t->ksyms = ksyms_load();
 	if (!t->no_self_check)
 		pdt_tracker_self_check(t);
-	/* Disarmed, a later copy left alone cannot count a rescue the first did not need. */
-	t->skel->bss->pdt_armed = 0;
 	track_bpf__detach(t->skel);
 	while (ring_buffer__consume(t->rb) > 0)
 		;
@@ -267,18 +292,18 @@ unsigned long long pdt_percpu_sum(int map_fd, unsigned int idx)
 	return total;
 }
 
+/* Read through the skeleton's mapping of .bss: no syscall (see common.bpf.h). */
 static unsigned long long counter(struct pdt_tracker *t, unsigned int idx)
 {
-	return pdt_percpu_sum(bpf_map__fd(t->skel->maps.track_counters), idx);
+	return __atomic_load_n(&t->skel->bss->pdt_counters[idx], __ATOMIC_RELAXED);
 }
 
 /*
- * Runs the kernel skipped: an fentry program does not run while another run of the
- * same program is under way on that CPU (a BPF program can be preempted). Every hook
- * but dput() has three copies, and its call is lost only when all were skipped: the
- * first copies' misses less the calls the later copies rescued. dput()'s program is
- * counted apart: its skipped runs could only hide a dput-persistence-ref finding,
- * and on a busy machine it is skipped now and then although the books stay exact.
+ * Runs the kernel skipped: a program does not run while another BPF program runs on
+ * that CPU (an interrupt over it), nor while a map syscall disables instrumentation
+ * there. Every hook has one program, and a skipped run is a call lost. dput()'s
+ * program (--dput) is counted apart: its skipped runs could only hide a
+ * dput-persistence-ref finding, which the eaten-reference checks make anyway.
  */
 static unsigned long long recursion_misses(struct pdt_tracker *t, bool dput)
 {
@@ -296,8 +321,7 @@ static unsigned long long recursion_misses(struct pdt_tracker *t, bool dput)
 		if (info.recursion_misses && pdt_verbose)
 			fprintf(stderr, "pdtrace: %s skipped %llu times\n", bpf_program__name(prog),
 				(unsigned long long)info.recursion_misses);
-		if (!copy_rank(prog))
-			total += info.recursion_misses;
+		total += info.recursion_misses;
 	}
 	return total;
 }
@@ -305,14 +329,8 @@ static unsigned long long recursion_misses(struct pdt_tracker *t, bool dput)
 void pdt_tracker_losses(struct pdt_tracker *t, unsigned long long *lost,
 			unsigned long long *map_full)
 {
-	unsigned long long misses = recursion_misses(t, false);
-	unsigned long long rescued = counter(t, PDT_TC_RESCUED);
-
-	if (rescued && pdt_verbose)
-		fprintf(stderr, "pdtrace: %llu calls rescued by later copies\n", rescued);
-	*lost = counter(t, PDT_TC_LOST_EVENTS) + (misses > rescued ? misses - rescued : 0);
-	*map_full = counter(t, PDT_TC_DENTRY_FULL) + counter(t, PDT_TC_TASK_FULL) +
-		    counter(t, PDT_TC_SB_FULL) + counter(t, PDT_TC_CLAIM_FULL);
+	*lost = counter(t, PDT_TC_LOST_EVENTS) + recursion_misses(t, false);
+	*map_full = counter(t, PDT_TC_TASK_FULL) + counter(t, PDT_TC_SB_FULL);
 }
 
 unsigned long long pdt_tracker_dput_skipped(struct pdt_tracker *t)

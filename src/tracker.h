@@ -8,19 +8,18 @@
 #define PDT_TRACKER_H
 
 #include <stdbool.h>
+#include "kernel_facts.h"
 #include "ksyms.h"
 #include "report.h"
 #include "rules.h"
 
 #define PDT_DEFAULT_RINGBUF_PAGES 2048 /* 8 MiB */
-#define PDT_DEFAULT_MAX_DENTRIES 131072
 
 struct pdt_tracker_opts {
-	bool no_dput;		    /* leave dput() alone: its rule is off */
+	bool dput;		    /* hook dput() too (its rule is off without it) */
 	bool user_stacks;	    /* kernel stacks of user-space creations too */
 	bool no_self_check;	    /* no walk of the trees at stop (see selfcheck.c) */
 	unsigned int ringbuf_pages; /* of 4 KiB, power of two; 0: PDT_DEFAULT_RINGBUF_PAGES */
-	unsigned int max_dentries;  /* entries of the dentry map; 0: PDT_DEFAULT_MAX_DENTRIES */
 	/* Every raw event before the rules see it (trace -v, record); optional. */
 	void (*on_raw)(const void *data, size_t size, void *ctx);
 	/* A new superblock, with the mountinfo text its mountpoint was read from (record). */
@@ -43,6 +42,7 @@ struct pdt_tracker {
 	char release[65];
 	struct ksyms *ksyms;	    /* read at stop, while our trampolines are still in kallsyms */
 	struct bpf_link *walk_link; /* the self-check's iterator, made at its first use */
+	struct pdt_facts facts;	    /* what this kernel has: the hooks attached */
 	bool no_self_check;
 	void (*on_raw)(const void *data, size_t size, void *ctx);
 	void (*on_new_sb)(const struct pdt_sb *sb, const char *mountinfo, size_t len, void *ctx);

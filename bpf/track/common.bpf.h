@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Shared by the tracker's BPF sources: the maps (defined once in maps.bpf.c,
- * extern everywhere else, merged by `bpftool gen object`) and small helpers.
+ * extern everywhere else, merged by llvm-link) and small helpers.
  */
 #ifndef PDT_COMMON_BPF_H
 #define PDT_COMMON_BPF_H
@@ -24,21 +24,28 @@ PDT_MAP_DECL struct {
 	__uint(max_entries, 8 << 20); /* resized by user space before load */
 } events SEC(".maps");
 
-/* Persistent dentries pdtrace saw made persistent, by dentry address. */
-PDT_MAP_DECL struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 131072); /* resized by user space before load */
-	__type(key, u64);
-	__type(value, struct pdt_dentry_state);
-} dentries SEC(".maps");
-
-/* Per-superblock counts, by superblock address. */
+/*
+ * Superblocks the reader has heard of, by address: the first event of a superblock
+ * carries its names and wakes the reader at once (see submit()).
+ */
 PDT_MAP_DECL struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, PDT_MAX_SB);
 	__type(key, u64);
-	__type(value, struct pdt_sb_counts);
+	__type(value, u8);
 } sbs SEC(".maps");
+
+/* Per-task state: what a task is in the middle of (BPF-private). */
+struct pdt_task_state {
+	unsigned long long create_target;   /* dentry a user-space create was given */
+	unsigned long long whiteout_parent; /* a RENAME_WHITEOUT's whiteout goes here ... */
+	unsigned long long whiteout_hash;   /* ... with this name (d_name.hash_len) */
+	unsigned long long remove_target;   /* dentry a user-space unlink/rmdir holds */
+	unsigned long long shutdown_sb;	    /* in generic_shutdown_super() of this one */
+	unsigned long long removal_root;    /* outermost recursive removal */
+	unsigned int removal_depth;
+	unsigned int umount_depth;
+};
 
 /*
  * What each task is in the middle of: task-local storage, reached through the task
@@ -52,12 +59,16 @@ PDT_MAP_DECL struct {
 	__type(value, struct pdt_task_state);
 } tasks SEC(".maps");
 
-PDT_MAP_DECL struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, PDT_TC_MAX);
-	__type(key, u32);
-	__type(value, u64);
-} track_counters SEC(".maps");
+/*
+ * The tracker's counters (enum pdt_track_counter), in .bss: user space reads them
+ * through the skeleton's mapping, with no map syscall, which would make the kprobe
+ * programs miss on that CPU while it runs (bpf_disable_instrumentation()).
+ */
+#ifdef PDT_MAPS_OWNER
+__u64 pdt_counters[PDT_TC_MAX];
+#else
+extern __u64 pdt_counters[PDT_TC_MAX];
+#endif
 
 /* Scratch space to build a path right to left; see fill_path(). */
 #define PDT_SCRATCH_MASK 511
@@ -73,54 +84,24 @@ PDT_MAP_DECL struct {
 } scratch SEC(".maps");
 
 /*
- * Every program runs with preemption off. It keeps the per-CPU scratch buffer to one
- * user at a time, and narrows the window described below. (bpf_preempt_disable():
- * 6.10+.)
+ * Every program runs with preemption off: kprobe.multi programs by construction (an
+ * ftrace callback), fentry ones because their function is entered with a spinlock
+ * held. No other run can then take the per-CPU scratch buffer, and the kernel can
+ * skip a run only when it nests in an interrupt over another program (counted as a
+ * recursion miss). The self-check's iterator is preemptible: it disables preemption
+ * around its use of the buffer. (bpf_preempt_disable(): 6.10+.)
  */
 extern void bpf_preempt_disable(void) __ksym;
 extern void bpf_preempt_enable(void) __ksym;
 
-#define run_atomic(call)                                                                           \
-	({                                                                                         \
-		int __ret;                                                                         \
-		bpf_preempt_disable();                                                             \
-		__ret = (call);                                                                    \
-		bpf_preempt_enable();                                                              \
-		__ret;                                                                             \
-	})
-
 /*
- * Three copies of every program but dput()'s. The kernel skips an fentry/fexit
- * program (a "recursion miss") while another run of the same program is under way
- * on that CPU, and a run can be preempted: at bpf_preempt_enable(), where a
- * reschedule that came due during the run takes effect, or in the trampoline around
- * the program. A task preempted there makes the hook miss every other task on that
- * CPU meanwhile: several percent of all calls under the stress scenario on TCG, and
- * now and then a second copy, busy doing the work the first one missed, is preempted
- * the same way. The copies (name, name_b, name_c) run one after the other in the same
- * trampoline call and see the same ctx, an address in that call's stack frame,
- * unique among calls under way. The first copy claims the call by its ctx; a later
- * copy that finds the claim leaves the call alone (the last one drops the claim),
- * and one that finds none knows every copy before it was skipped: it does the work
- * and claims the call ("rescued"). User space attaches the copies last to first (a
- * trampoline runs its newest program first), arms them once every first copy is
- * attached, and counts a call lost only when all were skipped: the first copies'
- * misses less the rescues. A stale claim (its last copy skipped) names another
- * first argument, or at worst makes a later call lost, and then it is counted so.
+ * A kprobe's arguments are plain numbers to the verifier: cast a dentry to a
+ * read-only BTF pointer, and fields are then direct loads (faults read as zero)
+ * rather than a helper call each. (bpf_rdonly_cast(): 6.2+.) Only struct dentry:
+ * with clang 14 a second type's id relocation came out as the first one's.
  */
-PDT_MAP_DECL struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 4096);
-	__type(key, u64);   /* ctx: the trampoline call */
-	__type(value, u64); /* its first argument */
-} claims SEC(".maps");
-
-/* Set by user space once every first copy is attached (see above). */
-#ifdef PDT_MAPS_OWNER
-volatile int pdt_armed;
-#else
-extern volatile int pdt_armed;
-#endif
+extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym;
+#define as_dentry(p) ((struct dentry *)bpf_rdonly_cast((p), bpf_core_type_id_kernel(struct dentry)))
 
 /*
  * Kernel stacks of user-space creations too (--user-stacks). They are the syscall's
@@ -135,64 +116,9 @@ extern const volatile bool pdt_user_stacks;
 
 static __always_inline void bump(u32 idx)
 {
-	u64 *c = bpf_map_lookup_elem(&track_counters, &idx);
-
-	if (c)
-		*c += 1;
+	if (idx < PDT_TC_MAX)
+		__sync_fetch_and_add(&pdt_counters[idx], 1);
 }
-
-static __always_inline int claim(void *ctx)
-{
-	u64 key = (u64)ctx, arg = ((u64 *)ctx)[0];
-
-	/* Unclaimed, the call would be handled again by a later copy. */
-	if (bpf_map_update_elem(&claims, &key, &arg, BPF_ANY))
-		bump(PDT_TC_CLAIM_FULL);
-	return 0;
-}
-
-/*
- * A later copy: should it do the work? A claim is this call's when it names the same
- * first argument; one that does not is stale, left by an earlier call at the same
- * address whose last copy was skipped. The last copy drops the claim.
- */
-static __always_inline bool rescue(void *ctx, bool last)
-{
-	u64 key = (u64)ctx, *arg;
-	bool claimed;
-
-	if (!pdt_armed)
-		return false;
-	arg = bpf_map_lookup_elem(&claims, &key);
-	claimed = arg && *arg == ((u64 *)ctx)[0];
-	if (last && arg)
-		bpf_map_delete_elem(&claims, &key);
-	if (claimed)
-		return false;
-	bump(PDT_TC_RESCUED);
-	if (!last)
-		claim(ctx);
-	return true;
-}
-
-/* The copies of a hook's program; call is the body, in terms of the args' names. */
-#define PDT_HOOK(sec, name, call, args...)                                                         \
-	SEC(sec)                                                                                   \
-	int BPF_PROG(name, ##args)                                                                 \
-	{                                                                                          \
-		claim(ctx);                                                                        \
-		return run_atomic(call);                                                           \
-	}                                                                                          \
-	SEC(sec)                                                                                   \
-	int BPF_PROG(name##_b, ##args)                                                             \
-	{                                                                                          \
-		return rescue(ctx, false) ? run_atomic(call) : 0;                                  \
-	}                                                                                          \
-	SEC(sec)                                                                                   \
-	int BPF_PROG(name##_c, ##args)                                                             \
-	{                                                                                          \
-		return rescue(ctx, true) ? run_atomic(call) : 0;                                   \
-	}
 
 /* S_DEAD is a #define in include/linux/fs.h (not in BTF), stable since 2.4. */
 #define PDT_S_DEAD (1 << 4)
@@ -214,32 +140,16 @@ static __always_inline struct pdt_task_state *task_state(bool create)
 	return t;
 }
 
-static __always_inline struct pdt_sb_counts *sb_counts(u64 sb)
-{
-	struct pdt_sb_counts *c, zero = {};
-
-	c = bpf_map_lookup_elem(&sbs, &sb);
-	if (c)
-		return c;
-	bpf_map_update_elem(&sbs, &sb, &zero, BPF_NOEXIST);
-	c = bpf_map_lookup_elem(&sbs, &sb);
-	if (!c)
-		bump(PDT_TC_SB_FULL);
-	return c;
-}
-
 static __always_inline void fill_header(struct pdt_event *h, u16 type, u16 size, struct dentry *d)
 {
 	struct super_block *sb = BPF_CORE_READ(d, d_sb);
 	struct pdt_task_state *t = task_state(false);
-	u64 key = (u64)d;
-	struct pdt_dentry_state *ds;
 
 	h->type = type;
 	h->size = size;
 	h->flags = 0;
 	h->ts_ns = bpf_ktime_get_ns();
-	h->dentry = key;
+	h->dentry = (u64)d;
 	h->parent = (u64)BPF_CORE_READ(d, d_parent);
 	h->sb = (u64)sb;
 	h->dev = BPF_CORE_READ(sb, s_dev);
@@ -257,11 +167,6 @@ static __always_inline void fill_header(struct pdt_event *h, u16 type, u16 size,
 	if (t && t->removal_depth) {
 		h->flags |= PDT_F_IN_REMOVAL;
 		h->removal_root = t->removal_root;
-	}
-	ds = bpf_map_lookup_elem(&dentries, &key);
-	if (ds) {
-		h->flags |= PDT_F_TRACKED;
-		h->origin = ds->origin;
 	}
 }
 
@@ -326,12 +231,17 @@ static __always_inline void submit(void *e)
 {
 	u64 wake = bpf_ringbuf_query(&events, BPF_RB_RING_SIZE) >> 3;
 	u64 sb = ((struct pdt_event *)e)->sb;
+	u8 one = 1;
 
-	if (bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wake ||
-	    !bpf_map_lookup_elem(&sbs, &sb))
+	if (bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wake) {
 		bpf_ringbuf_submit(e, BPF_RB_FORCE_WAKEUP);
-	else
+	} else if (!bpf_map_lookup_elem(&sbs, &sb)) {
+		if (bpf_map_update_elem(&sbs, &sb, &one, BPF_NOEXIST) == -7 /* -E2BIG: full */)
+			bump(PDT_TC_SB_FULL);
+		bpf_ringbuf_submit(e, BPF_RB_FORCE_WAKEUP);
+	} else {
 		bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
+	}
 }
 
 /*

@@ -20,13 +20,11 @@ SEC("fentry/dentry_kill")
 int BPF_PROG(track_kill, struct dentry *dentry)
 {
 	struct pdt_event_full *e;
-	u64 key = (u64)dentry;
 
 	if (!(dentry->d_flags & persistent_bit()) || dentry->d_lockref.count != 0)
 		return 0;
 	e = emit_full(ctx, PDT_EV_EATEN, dentry);
 	if (e)
 		submit(e);
-	bpf_map_delete_elem(&dentries, &key);
 	return 0;
 }

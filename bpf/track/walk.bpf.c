@@ -79,7 +79,15 @@ static int walk_step(u32 i, struct walk *w)
 		/* readdir's cursors are not entries */
 		if (!(BPF_CORE_READ(d, d_flags) &
 		      bpf_core_enum_value(enum dentry_flags, DCACHE_DENTRY_CURSOR))) {
-			if (w->seq >= pdt_walk_skip && !emit_entry(w, d)) {
+			bool ok = true;
+
+			/* The scratch buffer is per CPU, and an iterator can be preempted. */
+			if (w->seq >= pdt_walk_skip) {
+				bpf_preempt_disable();
+				ok = emit_entry(w, d);
+				bpf_preempt_enable();
+			}
+			if (!ok) {
 				w->full = 1;
 				return 1;
 			}

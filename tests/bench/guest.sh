@@ -17,7 +17,7 @@
 #                                        faults, its BPF programs' time and runs (bpf_stats)
 #   @@E NAME OPS SECS EVENTS LOST        pdtrace check on a churn workload
 #   @@I / @@W                            information, warnings
-# Variants: base (untraced), pdt (pdtrace trace), nodput (pdtrace trace --no-dput),
+# Variants: base (untraced), pdt (pdtrace trace), dput (pdtrace trace --dput),
 # bt (bpftrace tests/bench/pdtrace.bt), or NAME for /bench/pdtrace.NAME trace.
 . /bench/params
 B=/bench/pdtbench
@@ -58,7 +58,7 @@ start_tracer() {
 	case $1 in
 	base) return 0 ;;
 	pdt) $P trace -f json >/tmp/tr.out 2>/tmp/tr.err & tpid=$!; pat='^pdtrace: tracing' ;;
-	nodput) $P trace -f json --no-dput >/tmp/tr.out 2>/tmp/tr.err & tpid=$!; pat='^pdtrace: tracing' ;;
+	dput) $P trace -f json --dput >/tmp/tr.out 2>/tmp/tr.err & tpid=$!; pat='^pdtrace: tracing' ;;
 	bt) BPFTRACE_MAX_MAP_KEYS=262144 bpftrace --traceable-functions /tmp/traceable \
 		/bench/pdtrace.bt >/tmp/tr.out 2>/tmp/tr.err & tpid=$!; pat='^Attach' ;;
 	*) # another pdtrace binary (run.sh --bin NAME=PATH)

@@ -47,13 +47,13 @@ END {
 	for (v = 1; v <= nv; v++) if (v == 1 || vo[v] != "base") vorder[++nv2] = vo[v]
 	nv = nv2
 	for (v = 1; v <= nv; v++) label[vorder[v]] = vorder[v]
-	label["base"] = "untraced"; label["pdt"] = "pdtrace"; label["nodput"] = "--no-dput"; label["bt"] = "bpftrace"
+	label["base"] = "untraced"; label["pdt"] = "pdtrace"; label["dput"] = "--dput"; label["bt"] = "bpftrace"
 	nb = split(benches, border, " ")
 	printf "\n%-14s", "ops/s (median)"
 	for (v = 1; v <= nv; v++) if (seen(variants, vorder[v])) printf " %20s", label[vorder[v]]
 	printf "\n"
 	J = "{\"kernel\":\"" kver "\",\"runtime_s\":" runtime ",\"rounds\":" (param["rounds"] + 0) ",\"secs\":" (param["secs"] + 0) ",\"sustained_secs\":" (param["ssecs"] + 0) ",\"fill\":" (param["fill"] + 0)
-	J = J ",\"variants\":{\"base\":\"untraced\",\"pdt\":\"pdtrace trace\",\"nodput\":\"pdtrace trace --no-dput\",\"bt\":\"bpftrace tests/bench/pdtrace.bt\",\"other\":\"pdtrace.NAME trace (run.sh --bin)\"}"
+	J = J ",\"variants\":{\"base\":\"untraced\",\"pdt\":\"pdtrace trace\",\"dput\":\"pdtrace trace --dput\",\"bt\":\"bpftrace tests/bench/pdtrace.bt\",\"other\":\"pdtrace.NAME trace (run.sh --bin)\"}"
 	J = J ",\"benchmarks\":{"
 	for (b = 1; b <= nb; b++) {
 		bn = border[b]

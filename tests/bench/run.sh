@@ -2,7 +2,7 @@
 # `make bench`: what pdtrace costs the traced machine. Boots Debian's packaged
 # kernel in qemu (software emulation, one boot), with a cached sid userland shared
 # over 9p (bpftrace lives there), and runs every benchmark untraced, traced by
-# pdtrace, by pdtrace --no-dput and by an equivalent bpftrace script, interleaved
+# pdtrace, by pdtrace --dput and by an equivalent bpftrace script, interleaved
 # A B C D A B C D ... Prints a table of medians and ratios, writes build/bench.json.
 #
 # Usage: tests/bench/run.sh [--rounds N] [--secs S] [--fill N] [--timeout S] [--keep]
@@ -10,7 +10,7 @@
 #   --secs S     guest seconds per timed run (default 0.25: 2.5e8 instructions;
 #                the tracefs benchmark runs 4 times as long)
 #   --fill N     entries in the umount benchmark's tmpfs (default 100000)
-#   --variants L comma-separated subset of base,pdt,nodput,bt (default: all four)
+#   --variants L comma-separated subset of base,pdt,dput,bt (default: all four)
 #   --only L     comma-separated subset of the benchmarks (default: all)
 #   --bin NAME=PATH  another pdtrace binary, run as variant NAME (before/after
 #                figures of a change: --bin before=OLD --variants base,before,pdt)
@@ -36,7 +36,7 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${OUTPUT:-$top/build}
 out=$build/bench
-rounds=5 secs=0.25 ssecs=2 fill=100000 bpfstats=0 smp=2 limit=0 variants=base,pdt,nodput,bt only=all bins=() sustained=1 icount=1
+rounds=5 secs=0.25 ssecs=2 fill=100000 bpfstats=0 smp=2 limit=0 variants=base,pdt,dput,bt only=all bins=() sustained=1 icount=1
 
 die() { echo "bench: $*" >&2; exit 2; }
 

@@ -86,7 +86,7 @@ static void test_kernel_without_api_and_eperm(void **state)
 	assert_non_null(strstr(v.problems[1], "attaching fentry programs is not permitted here "
 					      "(EPERM on dput(); lockdown: none)"));
 	assert_int_equal(row(&v, "d_make_persistent()")->status, PDT_ST_MISSING);
-	assert_int_equal(row(&v, "dput()")->status, PDT_ST_OK);
+	assert_int_equal(row(&v, "hook dput()")->status, PDT_ST_OK);
 	assert_int_equal(row(&v, "fentry attach")->status, PDT_ST_FAIL);
 }
 
@@ -153,7 +153,7 @@ static void test_no_btf_skips_function_checks(void **state)
 	pdt_evaluate(&f, &v);
 	assert_false(v.can_trace);
 	assert_int_equal(row(&v, "kernel BTF")->status, PDT_ST_MISSING);
-	assert_int_equal(row(&v, "dput()")->status, PDT_ST_SKIPPED);
+	assert_int_equal(row(&v, "d_make_persistent()")->status, PDT_ST_SKIPPED);
 	assert_int_equal(row(&v, "DCACHE_PERSISTENT")->status, PDT_ST_SKIPPED);
 	assert_non_null(strstr(row(&v, "kernel BTF")->detail, "CONFIG_DEBUG_INFO_BTF"));
 }

@@ -4,8 +4,8 @@
 # fast_dput() -> retain_dentry() (false: DONTCACHE) -> dentry_kill() kills it there and
 # then. pdtrace stat counts 1 persist, no discard; the entry is gone, the kernel says
 # nothing (no WARN, no BUG), the fs works and unmounts cleanly (superblock freed).
-# pdtrace check (the tracker's redesign): with --no-dput one imbalance
-# eaten-persistence-ref at /NAME; with dput() hooked one dput-persistence-ref instead
+# pdtrace check: by default (--no-dput) one imbalance eaten-persistence-ref at /NAME,
+# seen at dentry_kill(); with --dput one dput-persistence-ref instead
 # (the eaten finding for the same dentry is suppressed).
 # timeout: 180
 # kmods: pdt_faultfs
@@ -44,7 +44,7 @@ faultfs_mount $m || finish
 dev=$(dev_of $m)
 $PDTRACE check --no-dput -f json -o /tmp/fea-nodput.json -- sh -c "echo eat eb >$m/ctl"
 one_finding /tmp/fea-nodput.json "$?" "$dev" imbalance eaten-persistence-ref /eb "check --no-dput"
-$PDTRACE check -f json -o /tmp/fea-dput.json -- sh -c "echo eat ec >$m/ctl"
+$PDTRACE check --dput -f json -o /tmp/fea-dput.json -- sh -c "echo eat ec >$m/ctl"
 one_finding /tmp/fea-dput.json "$?" "$dev" imbalance dput-persistence-ref /ec "check (dput hooked)"
 expect_no_grep eaten-persistence-ref /tmp/fea-dput.json "check (dput hooked): no eaten finding besides"
 expect_eq "$(ls $m | tr '\n' ' ')" "ctl kdir " "root entries: eb and ec are gone"

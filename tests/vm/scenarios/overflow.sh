@@ -1,6 +1,5 @@
-# Overflow: a ring buffer of one page (--ringbuf-pages 1) and a dentry map of 64 entries
-# (--max-dentries 64) overflow under a burst. check, record (and report), watch and trace
-# say so: the counts in the JSON and text reports, "complete":false, exit 3, and nothing
+# Overflow: a ring buffer of one page (--ringbuf-pages 1) overflows under a burst.
+# check, record (and report), watch and trace say so: the counts in the JSON and text reports, "complete":false, exit 3, and nothing
 # crashes. check on the same workloads with the default sizes: complete data, exit 0. The
 # options reach the kernel: the sizes of pdtrace's maps are read from its fdinfo while it
 # runs (their memlock figures, the README's memory costs, are printed).
@@ -14,8 +13,6 @@ before=$(kernel_complaints | wc -l)
 # a persist event lost is then data missing, never a finding (an unpin lost looks like a
 # leak: that case has a section of its own below).
 burst='mkdir $(seq 1 3000)'
-# 300 entries alive at once and 64 slots in the dentry map: at least 236 refused.
-many='mkdir $(seq 1 300) && rmdir $(seq 1 300)'
 # Every run on a fresh tmpfs, mounted and unmounted untraced.
 fresh() { umount /mnt/o 2>/dev/null; mount -t tmpfs ov /mnt/o; }
 # The BPF maps of process $1 (the pdtrace running us): "TYPE MAX_ENTRIES MEMLOCK" each.
@@ -27,7 +24,7 @@ done
 EOS
 snap='sh /tmp/maps.sh $PPID >/tmp/maps.txt; cd /mnt/o'
 # Outputs exist before tracing starts: making them would be events of their own.
-for f in maps.txt rb.json rbd.json md.json mdd.json r1.pdtrec r2.pdtrec lk.json; do : >/tmp/$f; done
+for f in maps.txt rb.json rbd.json r1.pdtrec lk.json; do : >/tmp/$f; done
 # num FILE KEY: the first "KEY":N of a JSON report. made FILE: made on /mnt/o.
 num() { sed -n "s/.*\"$2\":\([0-9]*\).*/\1/p" "$1" | head -n 1; }
 made() { sed -n 's/.*"mountpoint":"\/mnt\/o","mounts":[0-9]*,"made":\([0-9]*\).*/\1/p' "$1"; }
@@ -59,30 +56,7 @@ expect_eq "$?" 0 "the same burst with the default sizes: exit 0"
 expect_grep '"complete":true,"lost_events":0,"map_full":0' /tmp/rbd.json "the default sizes: complete data"
 expect_eq "$(made /tmp/rbd.json)" 3000 "the default sizes: every create seen"
 has_map 27 8388608 "default ring buffer: 8 MiB"
-has_map 1 131072 "default dentry map: 131072 entries"
 sed 's/^/memlock (map type, max_entries, bytes): /' /tmp/maps.txt
-
-# ---- the dentry map --------------------------------------------------------------
-fresh
-$PDTRACE check --max-dentries 64 -f json -o /tmp/md.json -- sh -c "$snap && $many"
-expect_eq "$?" 3 "check --max-dentries 64, 300 entries alive: exit 3 (incomplete, no findings)"
-has_map 1 64 "--max-dentries 64: the dentry map has 64 entries"
-full=$(num /tmp/md.json map_full)
-[ "${full:-0}" -ge 236 ] && pass "map_full = $full >= 236" || fail "map_full: got '$full', want >= 236"
-expect_grep '"complete":false,"lost_events":0,"map_full":[1-9]' /tmp/md.json '"complete":false, with the count'
-expect_grep '"mountpoint":"/mnt/o","mounts":1,"made":300,"discarded":300,' /tmp/md.json \
-	"the events still flow: the books are exact"
-expect_grep '"findings":\[\]' /tmp/md.json "no findings made of the full map"
-sed 's/^/memlock (map type, max_entries, bytes): /' /tmp/maps.txt | grep ' 1 64 '
-fresh
-$PDTRACE check --max-dentries=64 -- sh -c "cd /mnt/o && $many" >/tmp/md.txt 2>&1
-expect_eq "$?" 3 "check --max-dentries 64, text report: exit 3"
-expect_grep '^INCOMPLETE: 0 events lost, [1-9][0-9]* map insertions refused, 0 malformed events' \
-	/tmp/md.txt "the text report's INCOMPLETE line counts the refused insertions"
-fresh
-$PDTRACE check -f json -o /tmp/mdd.json -- sh -c "cd /mnt/o && $many"
-expect_eq "$?" 0 "the same workload with the default sizes: exit 0"
-expect_grep '"complete":true,"lost_events":0,"map_full":0' /tmp/mdd.json "the default sizes: complete data"
 
 # ---- record, and report of its file ------------------------------------------------
 fresh
@@ -93,13 +67,6 @@ expect_eq "$?" 3 "report of that recording: exit 3"
 expect_grep '"complete":false,"lost_events":[1-9][0-9]*,"map_full":0' /tmp/r1.json "report: the events lost"
 $PDTRACE report /tmp/r1.pdtrec >/tmp/r1.txt
 expect_grep '^INCOMPLETE: [1-9][0-9]* events lost, 0 map insertions refused' /tmp/r1.txt "report, text: the events lost"
-fresh
-$PDTRACE record --max-dentries 64 -o /tmp/r2.pdtrec -- sh -c "cd /mnt/o && $many" 2>/dev/null
-expect_eq "$?" 3 "record --max-dentries 64: exit 3"
-$PDTRACE report -f json /tmp/r2.pdtrec >/tmp/r2.json
-expect_eq "$?" 3 "report of that recording: exit 3"
-full=$(num /tmp/r2.json map_full)
-[ "${full:-0}" -ge 236 ] && pass "report: map_full = $full >= 236" || fail "report: map_full: got '$full', want >= 236"
 
 # ---- losses that look like findings ---------------------------------------------
 # The burst, then the umount inside the traced command: unpins are lost with the rest,
@@ -136,9 +103,6 @@ watch_run() {
 watch_run "--ringbuf-pages 1" "$burst"
 expect_eq "$?" 3 "watch --ringbuf-pages 1, burst: exit 3"
 expect_grep '"lost_events":[1-9][0-9]*,"map_full":0,' /tmp/w.json "watch --json: the events lost"
-watch_run "--max-dentries 64" "$many"
-expect_eq "$?" 3 "watch --max-dentries 64: exit 3"
-expect_grep '"lost_events":0,"map_full":[1-9][0-9]*,' /tmp/w.json "watch --json: the refused insertions"
 
 fresh
 $PDTRACE trace --ringbuf-pages 1 -f json -d 4 >/tmp/t.json 2>/tmp/t.err &

@@ -11,12 +11,13 @@
 m=/mnt/frf
 faultfs_mount $m || finish
 
-# same NAME SHELL-COMMAND: check of COMMAND inside record; check must exit 1 (a finding).
+# same NAME SHELL-COMMAND [OPTIONS]: check of COMMAND inside record, both with OPTIONS;
+# check must exit 1 (a finding).
 same() {
 	: >"/tmp/$1.json" # made before either tracer attaches: neither sees it
 	: >"/tmp/$1.pdtrec"
-	$PDTRACE record -o "/tmp/$1.pdtrec" -- $PDTRACE check -f json -o "/tmp/$1.json" -- sh -c "$2" \
-		2>/dev/null
+	$PDTRACE record ${3:-} -o "/tmp/$1.pdtrec" -- \
+		$PDTRACE check ${3:-} -f json -o "/tmp/$1.json" -- sh -c "$2" 2>/dev/null
 	rs=$?
 	$PDTRACE report -f json -o "/tmp/$1-r.json" "/tmp/$1.pdtrec"
 	same_report "/tmp/$1.json" "/tmp/$1-r.json" "$?" "$1"
@@ -27,7 +28,8 @@ same() {
 
 same discard "echo discard-unpersisted nx >$m/ctl"
 same twice "echo persist-twice tw >$m/ctl"
-same dput "echo extra-dput xd >$m/ctl"
+same dput "echo extra-dput xd >$m/ctl" --dput
+same eat "echo eat xe >$m/ctl"
 same orphan "echo orphan od >$m/ctl"
 same removal "mkdir $m/kdir/u && touch $m/kdir/u/f && echo remove kdir >$m/ctl"
 umount $m && faultfs_mount $m

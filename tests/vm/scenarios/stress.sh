@@ -18,7 +18,7 @@ configfs_worker() { s=/sys/kernel/config/nvmet/subsystems; for i in \$(seq 1 $((
 mount_worker() { for i in \$(seq 1 $((N / 2))); do mount -t tmpfs m\$i /mnt/m && mkdir /mnt/m/x /mnt/m/y && touch /mnt/m/x/f && umount /mnt/m || echo "mount worker failed at \$i"; done; }
 mount -t tmpfs s /mnt/s
 tmpfs_worker 1 & tmpfs_worker 2 & tmpfs_worker 3 & tracefs_worker & configfs_worker & mount_worker &
-[ -n "\${FAULTS:-}" ] && { for i in 1 2 3; do echo discard-unpersisted nx\$i >/mnt/f/ctl; done; for i in 1 2; do echo extra-dput xd\$i >/mnt/f/ctl; done; } &
+[ -n "\${FAULTS:-}" ] && { for i in 1 2 3; do echo discard-unpersisted nx\$i >/mnt/f/ctl; done; for i in 1 2; do echo eat xd\$i >/mnt/f/ctl; done; } &
 wait
 umount /mnt/s
 EOS
@@ -53,7 +53,7 @@ expect_eq "$?" 1 "stress with faults: check exits 1"
 expect_eq "$(grep -c 'failed at' /tmp/sf.out)" 0 "every worker step succeeded"
 expect_grep '"complete":true,"lost_events":0,"map_full":0' /tmp/sf.json "stress with faults: complete data"
 expect_eq "$(grep -o '"rule":"[a-z-]*"' /tmp/sf.json | sort | uniq -c | tr -s ' ' | tr '\n' ';')" \
-	' 3 "rule":"discard-unpersisted"; 2 "rule":"dput-persistence-ref";' "exactly the injected findings"
+	' 3 "rule":"discard-unpersisted"; 2 "rule":"eaten-persistence-ref";' "exactly the injected findings"
 expect_grep '"summary":{"leak":0,"imbalance":5,"illegal-removal":0}' /tmp/sf.json "summary: 5 imbalance"
 umount /mnt/f
 finish

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The API itself: d_make_persistent() and d_make_discardable(), entered with no lock
+ * held (called from the kprobe.multi dispatcher, dispatch.bpf.c).
+ */
+#ifndef PDT_PERSIST_BPF_H
+#define PDT_PERSIST_BPF_H
+
+#include "common.bpf.h"
+
+/* User origin: d_make_persistent() on the very dentry the task's create hook saw. */
+static __always_inline u8 origin_of(struct dentry *d)
+{
+	struct pdt_task_state *t = task_state(false);
+
+	if (!t)
+		return PDT_ORIGIN_KERNEL;
+	if (t->create_target == (u64)d) {
+		t->create_target = 0;
+		return PDT_ORIGIN_USER;
+	}
+	/* The whiteout of the task's rename (see mark_whiteout() in origin.bpf.c). */
+	if (t->whiteout_parent && t->whiteout_parent == (u64)BPF_CORE_READ(d, d_parent) &&
+	    t->whiteout_hash == BPF_CORE_READ(d, d_name.hash_len)) {
+		t->whiteout_parent = 0;
+		return PDT_ORIGIN_USER;
+	}
+	return PDT_ORIGIN_KERNEL;
+}
+
+static __always_inline int on_persist(struct pt_regs *ctx, void *dentry_arg, void *inode_arg)
+{
+	struct dentry *dentry = as_dentry(dentry_arg);
+	struct inode *inode = inode_arg;
+	u8 origin = origin_of(dentry);
+	struct pdt_event_full *e;
+	struct inode *dir;
+	bool was;
+
+	e = emit_full_nostack(PDT_EV_PERSIST, dentry);
+	if (!e)
+		return 0;
+	was = dentry->d_flags & persistent_bit();
+	dir = dentry->d_parent->d_inode;
+	e->h.origin = origin;
+	if (dir && (dir->i_flags & PDT_S_DEAD))
+		e->h.flags |= PDT_F_PARENT_DEAD;
+	if (inode && ((BPF_CORE_READ(inode, i_mode) & 00170000) == 0040000))
+		e->h.flags |= PDT_F_IS_DIR;
+	/* A finding now (persist twice, a dead parent) shows this stack whatever the origin. */
+	if (origin != PDT_ORIGIN_USER || pdt_user_stacks || was || (e->h.flags & PDT_F_PARENT_DEAD))
+		add_stack(ctx, e);
+	submit(e);
+	return 0;
+}
+
+/*
+ * A discard becomes a finding (and needs its stack) only when the dentry is not
+ * persistent (discard-unpersisted), when a user's unlink finds the persistence
+ * reference gone (eaten-persistence-ref), when a recursive removal outside an
+ * umount takes an entry other than its root (user-entry-removed, if user space
+ * knows it as a user's), or when entries are still below it (orphaned). Everything
+ * else is a plain unlink or rmdir: no stack.
+ */
+static __always_inline bool discard_may_find(struct dentry *d, const struct pdt_event *h)
+{
+	if (!(h->flags & PDT_F_WAS_PERSISTENT))
+		return true;
+	if ((h->flags & PDT_F_USER_REMOVE) && h->refcount <= 1)
+		return true;
+	if ((h->flags & (PDT_F_IN_REMOVAL | PDT_F_IN_UMOUNT)) == PDT_F_IN_REMOVAL &&
+	    h->removal_root != h->dentry)
+		return true;
+	return d->d_children.first != NULL;
+}
+
+static __always_inline int on_discard(struct pt_regs *ctx, void *dentry_arg)
+{
+	struct dentry *dentry = as_dentry(dentry_arg);
+	struct pdt_event_full *e = emit_full_nostack(PDT_EV_DISCARD, dentry);
+	struct pdt_task_state *t;
+
+	if (!e)
+		return 0;
+	t = task_state(false);
+	if (t && t->remove_target == (u64)dentry_arg) {
+		t->remove_target = 0;
+		e->h.flags |= PDT_F_USER_REMOVE;
+	}
+	if (discard_may_find(dentry, &e->h))
+		add_stack(ctx, e);
+	submit(e);
+	return 0;
+}
+
+#endif
