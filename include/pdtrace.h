@@ -76,9 +76,10 @@ enum pdt_origin {
 #define PDT_F_IN_REMOVAL (1u << 4)     /* inside a recursive removal (removal_root set) */
 #define PDT_F_TRACKED (1u << 5)	       /* pdtrace saw it made persistent */
 #define PDT_F_IS_DIR (1u << 6)
-#define PDT_F_AT_UMOUNT (1u << 7)   /* EATEN: seen by the umount walk, not at the kill */
-#define PDT_F_WALK_END (1u << 8)    /* WALK: the walk is over (else it starts) */
-#define PDT_F_USER_REMOVE (1u << 9) /* DISCARD: of the entry a user's unlink/rmdir holds */
+#define PDT_F_AT_UMOUNT (1u << 7)    /* EATEN: seen by the umount walk, not at the kill */
+#define PDT_F_WALK_END (1u << 8)     /* WALK: the walk is over (else it starts) */
+#define PDT_F_USER_REMOVE (1u << 9)  /* DISCARD: of the entry a user's unlink/rmdir holds */
+#define PDT_F_FIRST_OF_SB (1u << 10) /* the first full event of its superblock: names set */
 
 /*
  * Every event starts with this header. Kernel addresses (dentry, parent, sb,

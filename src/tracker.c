@@ -232,6 +232,7 @@ int pdt_tracker_open(struct pdt_tracker *t, const struct pdt_tracker_opts *o, ch
 	select_programs(t, &f, o);
 	bpf_map__set_max_entries(t->skel->maps.events, pages * 4096);
 	t->skel->rodata->pdt_user_stacks = o->user_stacks;
+	t->skel->rodata->pdt_ring_size = (__u64)pages * 4096;
 	rc = track_bpf__load(t->skel);
 	if (rc) {
 		load_error(rc, err, errlen);

@@ -110,8 +110,10 @@ extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym;
  */
 #ifdef PDT_MAPS_OWNER
 const volatile bool pdt_user_stacks = false;
+const volatile __u64 pdt_ring_size = 8 << 20; /* the ring buffer's size, set before load */
 #else
 extern const volatile bool pdt_user_stacks;
+extern const volatile __u64 pdt_ring_size;
 #endif
 
 static __always_inline void bump(u32 idx)
@@ -140,9 +142,29 @@ static __always_inline struct pdt_task_state *task_state(bool create)
 	return t;
 }
 
+/*
+ * d is a BTF pointer (a fentry argument, or a kprobe's through as_dentry()): its
+ * fields are direct loads, not a helper call each.
+ */
+/*
+ * Is this the first full event of superblock sb? Its names then go with it, and the
+ * reader is woken at once to find the mountpoint while the filesystem is mounted.
+ * The shutdown of a superblock forgets it (the address can come back as another).
+ */
+static __always_inline bool first_of_sb(u64 sb)
+{
+	u8 one = 1;
+
+	if (bpf_map_lookup_elem(&sbs, &sb))
+		return false;
+	if (bpf_map_update_elem(&sbs, &sb, &one, BPF_NOEXIST) == -7 /* -E2BIG: full */)
+		bump(PDT_TC_SB_FULL);
+	return true;
+}
+
 static __always_inline void fill_header(struct pdt_event *h, u16 type, u16 size, struct dentry *d)
 {
-	struct super_block *sb = BPF_CORE_READ(d, d_sb);
+	struct super_block *sb = d->d_sb;
 	struct pdt_task_state *t = task_state(false);
 
 	h->type = type;
@@ -150,17 +172,17 @@ static __always_inline void fill_header(struct pdt_event *h, u16 type, u16 size,
 	h->flags = 0;
 	h->ts_ns = bpf_ktime_get_ns();
 	h->dentry = (u64)d;
-	h->parent = (u64)BPF_CORE_READ(d, d_parent);
+	h->parent = (u64)d->d_parent;
 	h->sb = (u64)sb;
-	h->dev = BPF_CORE_READ(sb, s_dev);
+	h->dev = sb->s_dev;
 	h->pid = bpf_get_current_pid_tgid() >> 32;
-	h->refcount = BPF_CORE_READ(d, d_lockref.count);
+	h->refcount = d->d_lockref.count;
 	h->removal_root = 0;
 	h->origin = PDT_ORIGIN_UNKNOWN;
 	bpf_get_current_comm(h->comm, sizeof(h->comm));
-	if (BPF_CORE_READ(d, d_flags) & persistent_bit())
+	if (d->d_flags & persistent_bit())
 		h->flags |= PDT_F_WAS_PERSISTENT;
-	if (BPF_CORE_READ(d, d_inode))
+	if (d->d_inode)
 		h->flags |= PDT_F_WAS_POSITIVE;
 	if (t && t->umount_depth)
 		h->flags |= PDT_F_IN_UMOUNT;
@@ -187,13 +209,13 @@ static __always_inline void fill_path(struct dentry *d, char *out)
 	}
 	s->buf[PDT_SCRATCH_MASK] = '\0';
 	for (i = 0; i < PDT_PATH_DEPTH; i++) {
-		struct dentry *parent = BPF_CORE_READ(d, d_parent);
+		struct dentry *parent = d->d_parent;
 		const unsigned char *name;
 
 		if (parent == d || !parent)
 			break;
-		len = BPF_CORE_READ(d, d_name.len);
-		name = BPF_CORE_READ(d, d_name.name);
+		len = d->d_name.len;
+		name = d->d_name.name;
 		if (len > 255 || PDT_SCRATCH_MASK - pos + len + 1 > PDT_PATH_LEN - 5) {
 			truncated = true;
 			break;
@@ -204,7 +226,7 @@ static __always_inline void fill_path(struct dentry *d, char *out)
 		s->buf[pos & PDT_SCRATCH_MASK] = '/';
 		d = parent;
 	}
-	if (i == PDT_PATH_DEPTH && BPF_CORE_READ(d, d_parent) != d)
+	if (i == PDT_PATH_DEPTH && d->d_parent != d)
 		truncated = true;
 	if (pos == PDT_SCRATCH_MASK) {
 		pos -= 1;
@@ -229,19 +251,11 @@ static __always_inline void fill_path(struct dentry *d, char *out)
  */
 static __always_inline void submit(void *e)
 {
-	u64 wake = bpf_ringbuf_query(&events, BPF_RB_RING_SIZE) >> 3;
-	u64 sb = ((struct pdt_event *)e)->sb;
-	u8 one = 1;
-
-	if (bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wake) {
+	if (bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= (pdt_ring_size >> 3) ||
+	    (((struct pdt_event *)e)->flags & PDT_F_FIRST_OF_SB))
 		bpf_ringbuf_submit(e, BPF_RB_FORCE_WAKEUP);
-	} else if (!bpf_map_lookup_elem(&sbs, &sb)) {
-		if (bpf_map_update_elem(&sbs, &sb, &one, BPF_NOEXIST) == -7 /* -E2BIG: full */)
-			bump(PDT_TC_SB_FULL);
-		bpf_ringbuf_submit(e, BPF_RB_FORCE_WAKEUP);
-	} else {
+	else
 		bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
-	}
 }
 
 /*
@@ -267,9 +281,16 @@ static __always_inline struct pdt_event_full *emit_full_nostack(u16 type, struct
 		return NULL;
 	}
 	fill_header(&e->h, type, sizeof(*e), d);
-	sb = BPF_CORE_READ(d, d_sb);
-	bpf_probe_read_kernel_str(e->fs_type, sizeof(e->fs_type), BPF_CORE_READ(sb, s_type, name));
-	bpf_probe_read_kernel_str(e->s_id, sizeof(e->s_id), sb->s_id);
+	sb = d->d_sb;
+	/* The superblock's names, once: the reader keeps them from its first event on. */
+	if (first_of_sb(e->h.sb)) {
+		e->h.flags |= PDT_F_FIRST_OF_SB;
+		bpf_probe_read_kernel_str(e->fs_type, sizeof(e->fs_type), sb->s_type->name);
+		bpf_probe_read_kernel_str(e->s_id, sizeof(e->s_id), sb->s_id);
+	} else {
+		e->fs_type[0] = '\0';
+		e->s_id[0] = '\0';
+	}
 	e->nstack = 0;
 	e->pad = 0;
 	fill_path(d, e->path);

@@ -48,6 +48,8 @@ static __always_inline int shutdown_exit(void)
 		return 0;
 	sb = (void *)t->shutdown_sb;
 	t->shutdown_sb = 0;
+	/* The address may come back as another superblock: its first event names it again. */
+	bpf_map_delete_elem(&sbs, &sb);
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
 		bump(PDT_TC_LOST_EVENTS);

@@ -116,7 +116,7 @@ static int walk_step(u32 i, struct walk *w)
 
 static __always_inline void emit_walk_event(struct dentry *root, u32 flags)
 {
-	struct pdt_event_full *e = emit_full_nostack(PDT_EV_WALK, root);
+	struct pdt_event_full *e = emit_full_nostack(PDT_EV_WALK, as_dentry(root));
 
 	if (e) {
 		e->h.flags |= flags;
