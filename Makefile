@@ -26,7 +26,7 @@ CFLAGS ?= -g -O2
 ALL_CFLAGS := $(CFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -Iinclude -Isrc -I$(OUTPUT)
 # The 7.x kernels embed anonymous structs by tag (-fms-extensions); vmlinux.h mirrors that.
 # BPF_PROG() declares ctx and every argument: unused ones are normal there.
-BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) $(WARN) -fms-extensions \
+BPF_CFLAGS := $(BPF_EXTRA) -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) $(WARN) -fms-extensions \
 	-Wno-microsoft-anon-tag -Wno-unused-parameter -Iinclude -Ivmlinux
 STATIC_LIBS := -static -l:libbpf.a -l:libelf.a -l:libz.a -l:libzstd.a
 
@@ -56,7 +56,7 @@ Q := @
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
-.PHONY: all clean test unittest hosttest vmtest stress demo bench deps install vmlinux-h format \
+.PHONY: all clean test unittest hosttest vmtest stress demo bench floor deps install vmlinux-h format \
 	check-format guest-tools kmod fuzz-smoke
 .DELETE_ON_ERROR:
 .SECONDARY: $(BPF_OBJS) $(SKELS)
@@ -164,9 +164,14 @@ $(OUTPUT)/bench/pdtbench: tests/bench/pdtbench.c
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(WARN) -std=gnu11 -static $< -o $@
 
+# The floor the bench compares with: pdtrace whose programs return at once, on the
+# same hooks (BPF_EXTRA=-DPDT_FLOOR), built in a directory of its own.
+floor:
+	$(Q)$(MAKE) -s OUTPUT=$(OUTPUT)/floor BPF_EXTRA=-DPDT_FLOOR $(OUTPUT)/floor/pdtrace
+
 # BENCH_ARGS: options of tests/bench/run.sh (--rounds, --secs, --only ...).
-bench: deps all $(OUTPUT)/bench/pdtbench
-	$(Q)tests/bench/run.sh $(BENCH_ARGS)
+bench: deps all floor $(OUTPUT)/bench/pdtbench
+	$(Q)tests/bench/run.sh --bin floor=$(OUTPUT)/floor/pdtrace $(BENCH_ARGS)
 
 deps:
 	$(Q)scripts/install-deps.sh

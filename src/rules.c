@@ -13,10 +13,54 @@ struct dent {
 	unsigned int children; /* tracked persistent children */
 	unsigned int pid;
 	char comm[PDT_COMM_LEN];
-	char path[PDT_PATH_LEN];
+	/*
+	 * Where it was made (kernel-made entries: user creations keep no stack) and its
+	 * path at its last persist or move, malloc'd to their size: churn makes one dent
+	 * per event, and a path is mostly a few bytes, not PDT_PATH_LEN.
+	 */
 	unsigned int nstack;
-	unsigned long long stack[PDT_STACK_DEPTH];
+	unsigned long long *stack;
+	char *path;
 };
+
+static void dent_free(struct dent *d)
+{
+	if (d) {
+		free(d->stack);
+		free(d->path);
+		free(d);
+	}
+}
+
+static int dent_set_path(struct dent *d, const char *path)
+{
+	char *p = strndup(path, PDT_PATH_LEN - 1);
+
+	if (!p)
+		return -1;
+	free(d->path);
+	d->path = p;
+	return 0;
+}
+
+static struct dent *dent_new(const struct pdt_event_full *e)
+{
+	struct dent *d = calloc(1, sizeof(*d));
+
+	if (!d || dent_set_path(d, e->path))
+		goto fail;
+	d->nstack = e->nstack < PDT_STACK_DEPTH ? e->nstack : PDT_STACK_DEPTH;
+	if (d->nstack) {
+		d->stack = malloc(d->nstack * sizeof(d->stack[0]));
+		if (!d->stack)
+			goto fail;
+		memcpy(d->stack, e->stack, d->nstack * sizeof(d->stack[0]));
+	}
+	return d;
+fail:
+	dent_free(d);
+	return NULL;
+}
 
 /* One dentry the self-check's walk found (struct pdt_walk_entry). */
 struct went {
@@ -110,12 +154,14 @@ void pdt_rules_free(struct pdt_rules *r)
 
 	if (!r)
 		return;
+	char *path;
+
 	while ((d = u64map_next(&r->dents, &pos, NULL)))
-		free(d);
+		dent_free(d);
 	u64map_free(&r->dents);
 	pos = 0;
-	while ((d = u64map_next(&r->removals, &pos, NULL)))
-		free(d);
+	while ((path = u64map_next(&r->removals, &pos, NULL)))
+		free(path);
 	u64map_free(&r->removals);
 	u64map_free(&r->sb_index);
 	u64map_free(&r->eaten);
@@ -386,7 +432,8 @@ static void describe(const struct pdt_rules *r, struct pdt_finding *f,
 		f->created_pid = d->pid;
 		memcpy(f->created_comm, d->comm, sizeof(f->created_comm));
 		f->ncreated = d->nstack;
-		memcpy(f->created, d->stack, d->nstack * sizeof(f->created[0]));
+		if (d->nstack)
+			memcpy(f->created, d->stack, d->nstack * sizeof(f->created[0]));
 	}
 }
 
@@ -413,7 +460,7 @@ static void forget(struct pdt_rules *r, struct dent *d)
 	if (parent && parent->children)
 		parent->children--;
 	u64map_del(&r->dents, d->dentry);
-	free(d);
+	dent_free(d);
 }
 
 static void on_persist(struct pdt_rules *r, const struct pdt_event_full *e, struct pdt_sb *sb)
@@ -453,9 +500,9 @@ static void on_persist(struct pdt_rules *r, const struct pdt_event_full *e, stru
 	if (d) /* a stale entry: its release was lost or happened outside our hooks */
 		forget(r, d);
 	u64map_del(&r->eaten, h->dentry); /* a new life at this address */
-	d = calloc(1, sizeof(*d));
+	d = dent_new(e);
 	if (!d || u64map_put(&r->dents, h->dentry, d)) {
-		free(d);
+		dent_free(d);
 		return;
 	}
 	d->dentry = h->dentry;
@@ -465,9 +512,6 @@ static void on_persist(struct pdt_rules *r, const struct pdt_event_full *e, stru
 	d->is_dir = h->flags & PDT_F_IS_DIR;
 	d->pid = h->pid;
 	copy_str(d->comm, sizeof(d->comm), h->comm, sizeof(h->comm));
-	copy_str(d->path, sizeof(d->path), e->path, sizeof(e->path));
-	d->nstack = e->nstack < PDT_STACK_DEPTH ? e->nstack : PDT_STACK_DEPTH;
-	memcpy(d->stack, e->stack, d->nstack * sizeof(d->stack[0]));
 	parent = u64map_get(&r->dents, h->parent);
 	if (parent)
 		parent->children++;
@@ -734,7 +778,7 @@ static void on_move(struct pdt_rules *r, const struct pdt_event_full *e)
 	p = u64map_get(&r->dents, d->parent);
 	if (p)
 		p->children++;
-	copy_str(d->path, sizeof(d->path), e->path, sizeof(e->path));
+	dent_set_path(d, e->path); /* keeps the old path when out of memory */
 }
 
 static void on_removal(struct pdt_rules *r, const struct pdt_event_full *e)

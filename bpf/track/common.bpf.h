@@ -116,6 +116,16 @@ extern const volatile bool pdt_user_stacks;
 extern const volatile __u64 pdt_ring_size;
 #endif
 
+/*
+ * The floor of `make bench`: the same programs on the same hooks, returning at once
+ * (built with -DPDT_FLOOR into build/floor/pdtrace, never installed).
+ */
+#ifdef PDT_FLOOR
+#define PDT_FLOOR_RETURN return 0
+#else
+#define PDT_FLOOR_RETURN
+#endif
+
 static __always_inline void bump(u32 idx)
 {
 	if (idx < PDT_TC_MAX)

@@ -19,6 +19,7 @@ int pdt_enter(struct pt_regs *ctx)
 {
 	void *a1 = (void *)PT_REGS_PARM1(ctx), *a2 = (void *)PT_REGS_PARM2(ctx);
 
+	PDT_FLOOR_RETURN;
 	switch (bpf_get_attach_cookie(ctx)) {
 	case PDT_HK_PERSIST:
 		return on_persist(ctx, a1, a2);
@@ -47,6 +48,7 @@ int pdt_enter(struct pt_regs *ctx)
 SEC("kretprobe.multi")
 int pdt_return(struct pt_regs *ctx)
 {
+	PDT_FLOOR_RETURN;
 	switch (bpf_get_attach_cookie(ctx)) {
 	case PDT_HK_REMOVAL:
 	case PDT_HK_REMOVAL_ARG2:

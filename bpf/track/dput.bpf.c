@@ -12,6 +12,7 @@ int BPF_PROG(track_dput, struct dentry *dentry)
 {
 	struct pdt_event_full *e;
 
+	PDT_FLOOR_RETURN;
 	if (!dentry || !(dentry->d_flags & persistent_bit()))
 		return 0;
 	if (dentry->d_lockref.count > 1)

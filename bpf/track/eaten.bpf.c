@@ -21,6 +21,7 @@ int BPF_PROG(track_kill, struct dentry *dentry)
 {
 	struct pdt_event_full *e;
 
+	PDT_FLOOR_RETURN;
 	if (!(dentry->d_flags & persistent_bit()) || dentry->d_lockref.count != 0)
 		return 0;
 	e = emit_full(ctx, PDT_EV_EATEN, dentry);

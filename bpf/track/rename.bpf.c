@@ -28,6 +28,7 @@ int BPF_PROG(track_move, struct dentry *dentry, struct dentry *target, bool exch
 {
 	u32 bit = persistent_bit();
 
+	PDT_FLOOR_RETURN;
 	if (exchange) {
 		/* Both first, from the places before the swap. */
 		if (target->d_flags & bit)

@@ -33,6 +33,7 @@ int BPF_PROG(umount_unpin, void *data, struct dentry *dentry)
 {
 	struct pdt_event *e;
 
+	PDT_FLOOR_RETURN;
 	if (!(dentry->d_flags & persistent_bit()))
 		return 0;
 	if (eaten_at_umount(dentry)) {
@@ -55,6 +56,7 @@ int BPF_PROG(umount_busy, void *data, struct dentry *dentry)
 {
 	struct pdt_event_full *e;
 
+	PDT_FLOOR_RETURN;
 	if (dentry->d_children.first)
 		return 0;
 	if (dentry->d_lockref.count == 1 && (u64)dentry == (u64)data)

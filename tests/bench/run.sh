@@ -10,7 +10,9 @@
 #   --secs S     guest seconds per timed run (default 0.25: 2.5e8 instructions;
 #                the tracefs benchmark runs 4 times as long)
 #   --fill N     entries in the umount benchmark's tmpfs (default 100000)
-#   --variants L comma-separated subset of base,pdt,dput,bt (default: all four)
+#   --variants L comma-separated subset of base,pdt,dput,bt and the --bin names (default:
+#                base,pdt, each --bin, dput,bt; make bench adds --bin floor=build/floor/pdtrace,
+#                pdtrace whose programs return at once on the same hooks: the floor)
 #   --only L     comma-separated subset of the benchmarks (default: all)
 #   --bin NAME=PATH  another pdtrace binary, run as variant NAME (before/after
 #                figures of a change: --bin before=OLD --variants base,before,pdt)
@@ -36,7 +38,7 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${OUTPUT:-$top/build}
 out=$build/bench
-rounds=5 secs=0.25 ssecs=2 fill=100000 bpfstats=0 smp=2 limit=0 variants=base,pdt,dput,bt only=all bins=() sustained=1 icount=1
+rounds=5 secs=0.25 ssecs=2 fill=100000 bpfstats=0 smp=2 limit=0 variants= only=all bins=() sustained=1 icount=1
 
 die() { echo "bench: $*" >&2; exit 2; }
 
@@ -58,6 +60,12 @@ while [ $# -gt 0 ]; do
 	*) die "unknown argument '$1'" ;;
 	esac
 done
+# Default: untraced, pdtrace, each --bin (make bench gives the floor), --dput, bpftrace.
+if [ -z "$variants" ]; then
+	variants=base,pdt
+	for b in ${bins[@]+"${bins[@]}"}; do variants=$variants,${b%%=*}; done
+	variants=$variants,dput,bt
+fi
 
 [ -x "$build/pdtrace" ] || die "$build/pdtrace is missing: run make first"
 [ -x "$out/pdtbench" ] || die "$out/pdtbench is missing: run make bench"
