@@ -40,6 +40,7 @@ struct trace_ctx {
 	const struct trace_args *args;
 	struct ksyms *ksyms;
 	unsigned long long nevents;
+	const struct pdt_rules *rules; /* the books, before they see the event */
 };
 
 static error_t parse_trace(int key, char *arg, struct argp_state *state)
@@ -85,7 +86,8 @@ static const struct argp trace_argp = {
 static const char *const event_names[PDT_EV_MAX] = {
 	[PDT_EV_PERSIST] = "persist", [PDT_EV_DISCARD] = "discard", [PDT_EV_DPUT] = "dput",
 	[PDT_EV_UNPIN] = "unpin",     [PDT_EV_BUSY] = "busy",	    [PDT_EV_SB_DOWN] = "sb-down",
-	[PDT_EV_MOVE] = "move",	      [PDT_EV_REMOVAL] = "removal",
+	[PDT_EV_MOVE] = "move",	      [PDT_EV_REMOVAL] = "removal", [PDT_EV_EATEN] = "eaten",
+	[PDT_EV_VICTIM] = "victim",
 };
 
 /* -v: one line per lifecycle event, never an address. */
@@ -93,26 +95,34 @@ static void print_event(const void *data, size_t size, void *ctx)
 {
 	const struct pdt_event_full *e = data;
 	struct trace_ctx *tc = ctx;
+	bool full = size >= sizeof(*e) && e->h.size == sizeof(*e);
+	enum pdt_origin origin;
+	const char *fs_type;
 	char dev[24];
-	bool full = size >= sizeof(*e);
 
 	tc->nevents++;
 	if (size < sizeof(e->h) || e->h.type >= PDT_EV_MAX || !event_names[e->h.type])
 		return;
 	pdt_format_dev(e->h.dev, dev, sizeof(dev));
+	/*
+	 * The BPF side sends a superblock's names with its first event and keeps no origin
+	 * but at the persist: the books have both.
+	 */
+	fs_type = full && e->fs_type[0] ? e->fs_type : pdt_rules_fs_type(tc->rules, e->h.sb);
+	origin = e->h.type == PDT_EV_PERSIST ? (enum pdt_origin)e->h.origin
+					     : pdt_rules_origin(tc->rules, e->h.dentry);
 	if (tc->args->format == PDT_FMT_JSON) {
 		printf(
 		    "{\"event\":\"%s\",\"dev\":\"%s\",\"pid\":%u,\"refcount\":%d,\"origin\":\"%s\"",
-		    event_names[e->h.type], dev, e->h.pid, e->h.refcount,
-		    pdt_origin_name(e->h.origin));
+		    event_names[e->h.type], dev, e->h.pid, e->h.refcount, pdt_origin_name(origin));
 		if (full)
-			printf(",\"fs_type\":\"%.16s\",\"path\":\"%.256s\"", e->fs_type, e->path);
+			printf(",\"fs_type\":\"%.16s\",\"path\":\"%.256s\"", fs_type, e->path);
 		printf("}\n");
 	} else {
 		printf("%-8s %-8s %-12.16s %-32.256s origin=%s count=%d pid=%u comm=%.16s\n",
-		       event_names[e->h.type], dev, full ? e->fs_type : "-",
-		       full && e->path[0] ? e->path : "-", pdt_origin_name(e->h.origin),
-		       e->h.refcount, e->h.pid, e->h.comm);
+		       event_names[e->h.type], dev, full && fs_type[0] ? fs_type : "-",
+		       full && e->path[0] ? e->path : "-", pdt_origin_name(origin), e->h.refcount,
+		       e->h.pid, e->h.comm);
 	}
 }
 
@@ -152,7 +162,7 @@ static void wait_until_stopped(struct pdt_tracker *t, double duration)
 int cmd_trace(int argc, char **argv)
 {
 	struct trace_args args = {};
-	struct trace_ctx tc = { &args, NULL, 0 };
+	struct trace_ctx tc = { &args, NULL, 0, NULL };
 	struct pdt_report rep = {};
 	struct pdt_tracker t;
 	char err[300];
@@ -168,6 +178,7 @@ int cmd_trace(int argc, char **argv)
 		pdt_die(PDT_EXIT_ERROR, "%s: %s", trace_name, err);
 	}
 	pdt_rules_on_finding(t.rules, print_finding, &tc);
+	tc.rules = t.rules;
 	fprintf(stderr, "pdtrace: tracing persistent dentries; Ctrl-C to stop\n");
 	wait_until_stopped(&t, args.duration);
 	pdt_tracker_stop(&t);

@@ -921,6 +921,20 @@ static void on_walk(struct pdt_rules *r, const struct pdt_event_full *e, struct 
 	walk_clear(w);
 }
 
+enum pdt_origin pdt_rules_origin(const struct pdt_rules *r, uint64_t dentry)
+{
+	const struct dent *d = r ? u64map_get((struct u64map *)&r->dents, dentry) : NULL;
+
+	return d ? d->origin : PDT_ORIGIN_UNKNOWN;
+}
+
+const char *pdt_rules_fs_type(const struct pdt_rules *r, uint64_t sb)
+{
+	uintptr_t idx = r ? (uintptr_t)u64map_get((struct u64map *)&r->sb_index, sb) : 0;
+
+	return idx ? r->sbs[idx - 1].fs_type : "";
+}
+
 size_t pdt_rules_inconsistent(const struct pdt_rules *r)
 {
 	size_t i, n = 0;

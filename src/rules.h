@@ -135,6 +135,10 @@ bool pdt_rules_fail(const struct pdt_rules *r, const bool fail_on[PDT_KIND_MAX],
  */
 size_t pdt_rules_inconsistent(const struct pdt_rules *r);
 const char *pdt_check_name(enum pdt_check c);
+/* The origin the books give a dentry (PDT_ORIGIN_UNKNOWN when they do not hold it). */
+enum pdt_origin pdt_rules_origin(const struct pdt_rules *r, uint64_t dentry);
+/* The fs type of a superblock the books know by address, or "". */
+const char *pdt_rules_fs_type(const struct pdt_rules *r, uint64_t sb);
 /* Malformed events seen. */
 unsigned long long pdt_rules_malformed(const struct pdt_rules *r);
 
