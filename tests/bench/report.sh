@@ -34,8 +34,7 @@ $1 == "@@PROG" { pk = $2 SUBSEP $4; if (!(pk in pns)) porder[++np] = pk; pns[pk]
 $1 == "@@A" { add(attach, $2, $4) }
 $1 == "@@M" { add(rss, $2, $4); add(hwm, $2, $5) }
 $1 == "@@MAP" { maps[$2] = maps[$2] (maps[$2] == "" ? "" : ",") sprintf("{\"type\":%d,\"key_size\":%d,\"value_size\":%d,\"max_entries\":%d,\"memlock\":%d}", $3, $4, $5, $6, $7)
-	# The per-dentry map: a hash map (type 1) keyed by a u64 with the most entries.
-	if ($3 == 1 && $4 == 8 && $6 > dmax[$2]) { dmax[$2] = $6; dmem[$2] = $7; dval[$2] = $5 } }
+	mtot[$2] += $7 }
 $1 == "@@U" && $6 > 0 { add(ubytes, $2, sprintf("%.0f", ($5 - $4) * 1024 / $6)) }
 $1 == "@@L" { lost[$2] += $4; lostseen[$2] = 1 }
 $1 == "@@E" { ne++; e_name[ne] = $2; e_ops[ne] = $3; e_secs[ne] = $4; e_ev[ne] = $5; e_lost[ne] = $6 }
@@ -168,14 +167,15 @@ END {
 	line("tracer RSS at end (KiB)", rss, "rss_kb")
 	line("tracer peak RSS (KiB)", hwm, "peak_rss_kb")
 	line("user bytes/tracked dentry", ubytes, "user_bytes_per_dentry")
-	printf "%-28s", "BPF bytes/tracked dentry"
-	J = J ",\"dentry_map\":{"
+	# Every BPF map of the tracer, as the kernel charges it (fdinfo memlock).
+	printf "%-28s", "BPF maps memlock (KiB)"
+	J = J ",\"bpf_memlock_bytes\":{"
 	first = 1
 	for (v = 2; v <= nv; v++) {
 		vn = vorder[v]; if (!seen(variants, vn)) continue
-		if (dmax[vn]) {
-			printf " %14.1f", dmem[vn] / dmax[vn]
-			J = J (first ? "" : ",") "\"" vn "\":{\"value_size\":" dval[vn] ",\"max_entries\":" dmax[vn] ",\"memlock\":" dmem[vn] ",\"bytes_per_entry\":" sprintf("%.1f", dmem[vn] / dmax[vn]) "}"
+		if (mtot[vn]) {
+			printf " %14.0f", mtot[vn] / 1024
+			J = J (first ? "" : ",") "\"" vn "\":" mtot[vn]
 			first = 0
 		} else printf " %14s", "-"
 	}

@@ -52,6 +52,16 @@ faultfs_mount() { # dir
 	mkdir -p "$1" && mount -t pdtfaultfs pdtfaultfs "$1" || { fail "mount pdtfaultfs on $1"; return 1; }
 }
 
+# one_finding JSON STATUS DEV KIND RULE PATH WHAT: check exited 1 with exactly this finding,
+# on a pdtfaultfs superblock.
+one_finding() {
+	cat "$1"; echo
+	expect_eq "$2" 1 "$7: check exits 1"
+	expect_eq "$(grep -o '"kind":"' "$1" | wc -l)" 1 "$7: exactly one finding"
+	expect_grep "\"kind\":\"$4\",\"rule\":\"$5\",\"fs_type\":\"pdtfaultfs\",\"s_id\":\"pdtfaultfs\",\"dev\":\"$3\",\"path\":\"$6\"" \
+		"$1" "$7: $4/$5 at $6"
+}
+
 # Users can still create and remove entries at DIR.
 faultfs_works() { # dir
 	mkdir "$1/ok.d" && echo data >"$1/ok.d/f" && ln -s f "$1/ok.d/l" && [ "$(cat "$1/ok.d/l")" = data ] &&

@@ -13,15 +13,6 @@
 # kmods: pdt_faultfs
 . /lib.sh
 
-# one_finding JSON STATUS DEV KIND RULE PATH WHAT: check exited 1 with exactly this finding.
-one_finding() {
-	cat "$1"; echo
-	expect_eq "$2" 1 "$7: check exits 1"
-	expect_eq "$(grep -o '"kind":"' "$1" | wc -l)" 1 "$7: exactly one finding"
-	expect_grep "\"kind\":\"$4\",\"rule\":\"$5\",\"fs_type\":\"pdtfaultfs\",\"s_id\":\"pdtfaultfs\",\"dev\":\"$3\",\"path\":\"$6\"" \
-		"$1" "$7: $4/$5 at $6"
-}
-
 m=/mnt/fwo
 faultfs_mount $m || finish
 dev=$(dev_of $m)
