@@ -98,7 +98,7 @@ static void print_event(const void *data, size_t size, void *ctx)
 	bool full = size >= sizeof(*e) && e->h.size == sizeof(*e);
 	enum pdt_origin origin;
 	const char *fs_type;
-	char dev[24];
+	char dev[24], path[PDT_PATH_LEN];
 
 	tc->nevents++;
 	if (size < sizeof(e->h) || e->h.type >= PDT_EV_MAX || !event_names[e->h.type])
@@ -109,6 +109,11 @@ static void print_event(const void *data, size_t size, void *ctx)
 	 * but at the persist: the books have both.
 	 */
 	fs_type = full && e->fs_type[0] ? e->fs_type : pdt_rules_fs_type(tc->rules, e->h.sb);
+	/* A plain discard comes without its path: the books have it. */
+	if (full && e->path[0])
+		snprintf(path, sizeof(path), "%.256s", e->path);
+	else
+		pdt_rules_path(tc->rules, e->h.dentry, path, sizeof(path));
 	origin = e->h.type == PDT_EV_PERSIST ? (enum pdt_origin)e->h.origin
 					     : pdt_rules_origin(tc->rules, e->h.dentry);
 	if (tc->args->format == PDT_FMT_JSON) {
@@ -116,12 +121,12 @@ static void print_event(const void *data, size_t size, void *ctx)
 		    "{\"event\":\"%s\",\"dev\":\"%s\",\"pid\":%u,\"refcount\":%d,\"origin\":\"%s\"",
 		    event_names[e->h.type], dev, e->h.pid, e->h.refcount, pdt_origin_name(origin));
 		if (full)
-			printf(",\"fs_type\":\"%.16s\",\"path\":\"%.256s\"", fs_type, e->path);
+			printf(",\"fs_type\":\"%.16s\",\"path\":\"%.256s\"", fs_type, path);
 		printf("}\n");
 	} else {
 		printf("%-8s %-8s %-12.16s %-32.256s origin=%s count=%d pid=%u comm=%.16s\n",
 		       event_names[e->h.type], dev, full && fs_type[0] ? fs_type : "-",
-		       full && e->path[0] ? e->path : "-", pdt_origin_name(origin), e->h.refcount,
+		       full && path[0] ? path : "-", pdt_origin_name(origin), e->h.refcount,
 		       e->h.pid, e->h.comm);
 	}
 }

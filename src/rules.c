@@ -928,6 +928,16 @@ enum pdt_origin pdt_rules_origin(const struct pdt_rules *r, uint64_t dentry)
 	return d ? d->origin : PDT_ORIGIN_UNKNOWN;
 }
 
+void pdt_rules_path(const struct pdt_rules *r, uint64_t dentry, char *buf, size_t n)
+{
+	const struct dent *d = r ? u64map_get((struct u64map *)&r->dents, dentry) : NULL;
+
+	if (d)
+		dent_path(r, d, buf, n);
+	else if (n)
+		buf[0] = '\0';
+}
+
 const char *pdt_rules_fs_type(const struct pdt_rules *r, uint64_t sb)
 {
 	uintptr_t idx = r ? (uintptr_t)u64map_get((struct u64map *)&r->sb_index, sb) : 0;

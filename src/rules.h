@@ -137,6 +137,8 @@ size_t pdt_rules_inconsistent(const struct pdt_rules *r);
 const char *pdt_check_name(enum pdt_check c);
 /* The origin the books give a dentry (PDT_ORIGIN_UNKNOWN when they do not hold it). */
 enum pdt_origin pdt_rules_origin(const struct pdt_rules *r, uint64_t dentry);
+/* Where the books put a dentry they hold ("" when they do not). */
+void pdt_rules_path(const struct pdt_rules *r, uint64_t dentry, char *buf, size_t n);
 /* The fs type of a superblock the books know by address, or "". */
 const char *pdt_rules_fs_type(const struct pdt_rules *r, uint64_t sb);
 /* Malformed events seen. */

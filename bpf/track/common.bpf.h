@@ -280,8 +280,8 @@ static __always_inline void add_stack(void *ctx, struct pdt_event_full *e)
 	e->nstack = n > 0 ? n / sizeof(e->stack[0]) : 0;
 }
 
-/* Reserve and fill a full event (names, path), without its stack; NULL when the ring buffer is full. */
-static __always_inline struct pdt_event_full *emit_full_nostack(u16 type, struct dentry *d)
+/* Reserve and fill a full event but for its path and stack; NULL when the ring buffer is full. */
+static __always_inline struct pdt_event_full *reserve_full(u16 type, struct dentry *d)
 {
 	struct pdt_event_full *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	struct super_block *sb;
@@ -303,7 +303,17 @@ static __always_inline struct pdt_event_full *emit_full_nostack(u16 type, struct
 	}
 	e->nstack = 0;
 	e->pad = 0;
-	fill_path(d, e->path);
+	e->path[0] = '\0';
+	return e;
+}
+
+/* A full event with its path, without its stack. */
+static __always_inline struct pdt_event_full *emit_full_nostack(u16 type, struct dentry *d)
+{
+	struct pdt_event_full *e = reserve_full(type, d);
+
+	if (e)
+		fill_path(d, e->path);
 	return e;
 }
 

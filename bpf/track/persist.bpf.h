@@ -60,7 +60,7 @@ static __always_inline int on_persist(struct pt_regs *ctx, void *dentry_arg, voi
  * reference gone (eaten-persistence-ref), when a recursive removal outside an
  * umount takes an entry other than its root (user-entry-removed, if user space
  * knows it as a user's), or when entries are still below it (orphaned). Everything
- * else is a plain unlink or rmdir: no stack.
+ * else is a plain unlink or rmdir: no stack, and no path (user space has it).
  */
 static __always_inline bool discard_may_find(struct dentry *d, const struct pdt_event *h)
 {
@@ -77,7 +77,7 @@ static __always_inline bool discard_may_find(struct dentry *d, const struct pdt_
 static __always_inline int on_discard(struct pt_regs *ctx, void *dentry_arg)
 {
 	struct dentry *dentry = as_dentry(dentry_arg);
-	struct pdt_event_full *e = emit_full_nostack(PDT_EV_DISCARD, dentry);
+	struct pdt_event_full *e = reserve_full(PDT_EV_DISCARD, dentry);
 	struct pdt_task_state *t;
 
 	if (!e)
@@ -87,8 +87,11 @@ static __always_inline int on_discard(struct pt_regs *ctx, void *dentry_arg)
 		t->remove_target = 0;
 		e->h.flags |= PDT_F_USER_REMOVE;
 	}
-	if (discard_may_find(dentry, &e->h))
+	/* The books know where a tracked entry is: only a finding needs the walk. */
+	if (discard_may_find(dentry, &e->h)) {
+		fill_path(dentry, e->path);
 		add_stack(ctx, e);
+	}
 	submit(e);
 	return 0;
 }
