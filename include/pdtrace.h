@@ -74,7 +74,7 @@ enum pdt_origin {
 #define PDT_F_PARENT_DEAD (1u << 2)    /* parent directory inode is S_DEAD */
 #define PDT_F_IN_UMOUNT (1u << 3)      /* inside deactivate_locked_super() */
 #define PDT_F_IN_REMOVAL (1u << 4)     /* inside a recursive removal (removal_root set) */
-#define PDT_F_TRACKED (1u << 5)	       /* pdtrace saw it made persistent */
+#define PDT_F_TRACKED (1u << 5) /* unused since recording format 1.1 (was: in the BPF dentry map) */
 #define PDT_F_IS_DIR (1u << 6)
 #define PDT_F_AT_UMOUNT (1u << 7)    /* EATEN: seen by the umount walk, not at the kill */
 #define PDT_F_WALK_END (1u << 8)     /* WALK: the walk is over (else it starts) */
@@ -98,7 +98,7 @@ struct pdt_event {
 	unsigned int dev; /* s_dev, the kernel's encoding (major << 20 | minor) */
 	unsigned int pid;
 	int refcount;	      /* d_lockref.count on entry */
-	unsigned char origin; /* enum pdt_origin (from the dentry map) */
+	unsigned char origin; /* enum pdt_origin: set on PDT_EV_PERSIST (the books keep it) */
 	unsigned char pad[3];
 	char comm[PDT_COMM_LEN];
 };

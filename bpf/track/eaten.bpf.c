@@ -12,7 +12,7 @@
 
 /*
  * dentry_kill() runs once per dentry death, never on a lookup, with d_lock held
- * (the count is stable, preemption is off: one program, no copies). It is reached
+ * (the count is stable, preemption is off: a fentry program is safe). It is reached
  * from dput()'s slow half and its internal callers alike, which a hook on dput()
  * misses. The culprit's caller is on the stack.
  */

@@ -4,8 +4,8 @@
 /*
  * Renames, seen where every path of them meets: __d_move() (d_move(), d_exchange(),
  * d_splice_alias()'s and the filesystems' own renames such as debugfs_change_name()
- * all end there). It runs under rename_lock, with preemption off: one program, no
- * copies (a run can only be skipped in an interrupt, and then it is counted).
+ * all end there). It runs under rename_lock, with preemption off: a fentry program
+ * (the kernel skips a run only in an interrupt over another program, and counts it).
  *
  * The moved dentry takes target's parent and name; with exchange, target takes the
  * moved one's. A MOVE event describes the place a dentry goes to (its parent and

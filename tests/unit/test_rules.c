@@ -295,7 +295,7 @@ static void test_rename_victim_kept(void **state)
 
 	(void)state;
 	persist(r, 0x100, ROOT, "/v", PDT_ORIGIN_KERNEL, 0);
-	full(PDT_EV_VICTIM, 0x100, ROOT, "/v", PDT_F_WAS_PERSISTENT | PDT_F_TRACKED);
+	full(PDT_EV_VICTIM, 0x100, ROOT, "/v", PDT_F_WAS_PERSISTENT);
 	feed(r, &ev);
 	f = only_finding(r, PDT_KIND_LEAK, PDT_RULE_RENAME_VICTIM_KEPT);
 	assert_string_equal(f->path, "/v");
@@ -339,7 +339,7 @@ static void test_eaten_after_dput_is_one_report(void **state)
 
 	(void)state;
 	persist(r, 0x100, ROOT, "/e", PDT_ORIGIN_KERNEL, 0);
-	full(PDT_EV_DPUT, 0x100, ROOT, "/e", PDT_F_WAS_PERSISTENT | PDT_F_TRACKED);
+	full(PDT_EV_DPUT, 0x100, ROOT, "/e", PDT_F_WAS_PERSISTENT);
 	ev.h.refcount = 1;
 	feed(r, &ev);
 	eaten(r, 0x100, ROOT, "/e", 0);
