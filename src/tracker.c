@@ -81,7 +81,7 @@ static void note_missing(struct pdt_tracker *t, const struct pdt_hook *h)
 	snprintf(line, sizeof(line), "%s() not traceable here: lost %s", h->func, h->lost);
 	for (i = 0; i < t->nmissing; i++)
 		if (!strcmp(t->missing[i], line))
-			return; /* fentry and fexit of one function */
+			return; /* a function hooked at entry and at return */
 	if (t->nmissing < sizeof(t->missing) / sizeof(t->missing[0]))
 		t->missing[t->nmissing++] = strdup(line);
 	for (i = 0; i < 3 && h->rules[i]; i++)
