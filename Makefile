@@ -3,7 +3,8 @@
 #   make test       host unit tests + scenarios on the real kernel in a VM
 #   make vmtest     the VM scenarios only
 #   make demo       the main job on the embedded default kernel, in a VM
-#   make bench      what tracing costs: benchmarks in a VM, untraced/pdtrace/bpftrace
+#   make bench      what tracing costs: benchmarks in a VM, untraced/pdtrace/floor/bpftrace
+#   make floor      build/floor/pdtrace: the same hooks, every program returning at once
 #   make deps       install the Debian packages the build and tests need
 #   make vmlinux-h  regenerate vmlinux/vmlinux.h from a packaged kernel's BTF
 #   make kmod       the VM tests' fault-injection filesystem module (tests/vm/run.sh builds it as needed)
