@@ -16,15 +16,17 @@ $PDTRACE check -- sh -c '
 echo "(exit status $?)"
 
 echo
-echo "== pdtrace check -- <pdtfaultfs: a user directory under the kernel's kdir, then three bugs>"
+echo "== pdtrace check -- <pdtfaultfs: a user directory under the kernel's kdir, then four bugs>"
 echo "   orphan od            discards od while od/child stays persistent     -> leak"
 echo "   discard-unpersisted  d_make_discardable() on a non-persistent dentry -> imbalance"
+echo "   eat ea               a dput() eats ea's persistence reference         -> imbalance"
 echo "   remove kdir          a recursive removal destroys /kdir/u            -> illegal-removal"
 mount -t pdtfaultfs demo /mnt/faulty || exit 1
 $PDTRACE check -- sh -c '
 	mkdir /mnt/faulty/kdir/u &&
 	echo orphan od >/mnt/faulty/ctl &&
 	echo discard-unpersisted nx >/mnt/faulty/ctl &&
+	echo eat ea >/mnt/faulty/ctl &&
 	echo remove kdir >/mnt/faulty/ctl'
 rc=$?
 echo "(exit status $rc)"
