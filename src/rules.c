@@ -75,7 +75,6 @@ struct went {
 struct walk {
 	bool open, dirty;
 	uint64_t sb;
-	size_t sb_index;
 	struct u64map ents; /* dentry address -> struct went */
 };
 
@@ -547,6 +546,25 @@ static void report_orphans(struct pdt_rules *r, const struct pdt_event_full *e, 
 	}
 }
 
+/*
+ * One eaten-persistence-ref per life of a dentry, wherever it is seen first (a dput()
+ * finding counts): the finding to describe and commit, or NULL when it was reported
+ * already or the rule is off.
+ */
+static struct pdt_finding *new_eaten(struct pdt_rules *r, struct pdt_sb *sb,
+				     const struct pdt_event *h, uint64_t dentry, int refcount)
+{
+	struct pdt_finding *f;
+
+	if (u64map_get(&r->eaten, dentry) || !rule_enabled(r, PDT_RULE_EATEN_PERSISTENCE_REF) ||
+	    !(f = new_finding(r, PDT_KIND_IMBALANCE, PDT_RULE_EATEN_PERSISTENCE_REF, sb, h)))
+		return NULL;
+	u64map_put(&r->eaten, dentry, (void *)1);
+	f->has_refcount = true;
+	f->refcount = refcount;
+	return f;
+}
+
 /* Where an eaten persistence reference was seen (eaten-persistence-ref). */
 static const char *const eaten_where[] = {
 	"killed with DCACHE_PERSISTENT set (count 0): a plain dput() ate the persistence "
@@ -583,11 +601,8 @@ static void on_discard(struct pdt_rules *r, const struct pdt_event_full *e, stru
 		return;
 	}
 	if ((h->flags & PDT_F_USER_REMOVE) && h->refcount <= 1 &&
-	    !u64map_get(&r->eaten, h->dentry) && rule_enabled(r, PDT_RULE_EATEN_PERSISTENCE_REF) &&
-	    (f = new_finding(r, PDT_KIND_IMBALANCE, PDT_RULE_EATEN_PERSISTENCE_REF, sb, h))) {
+	    (f = new_eaten(r, sb, h, h->dentry, h->refcount))) {
 		describe(r, f, e, d);
-		f->has_refcount = true;
-		f->refcount = h->refcount;
 		snprintf(f->message, sizeof(f->message), eaten_where[3], h->refcount);
 		commit(r, f, sb);
 	}
@@ -642,19 +657,14 @@ static void on_eaten(struct pdt_rules *r, const struct pdt_event_full *e, struct
 	bool killed = !(e->h.flags & PDT_F_AT_UMOUNT);
 	struct pdt_finding *f;
 
-	if (!u64map_get(&r->eaten, e->h.dentry) &&
-	    rule_enabled(r, PDT_RULE_EATEN_PERSISTENCE_REF) &&
-	    (f = new_finding(r, PDT_KIND_IMBALANCE, PDT_RULE_EATEN_PERSISTENCE_REF, sb, &e->h))) {
+	f = new_eaten(r, sb, &e->h, e->h.dentry, e->h.refcount);
+	if (f) {
 		describe(r, f, e, d);
-		f->has_refcount = true;
-		f->refcount = e->h.refcount;
 		snprintf(f->message, sizeof(f->message), "%s", eaten_where[killed ? 0 : 1]);
 		commit(r, f, sb);
 	}
-	if (!killed) {
-		u64map_put(&r->eaten, e->h.dentry, (void *)1);
-		return; /* the unpin that follows takes it out of the books */
-	}
+	if (!killed)
+		return;			    /* the unpin that follows takes it out of the books */
 	u64map_del(&r->eaten, e->h.dentry); /* the address is free again */
 	sb->eaten++;
 	if (d) {
@@ -874,22 +884,16 @@ static void walk_eaten(struct pdt_rules *r, struct pdt_sb *sb, const struct pdt_
 		struct pdt_finding *f;
 
 		if (!(e->wflags & PDT_W_PERSISTENT) || e->refcount > (int)e->nchildren ||
-		    u64map_get(&r->eaten, e->dentry) ||
-		    !rule_enabled(r, PDT_RULE_EATEN_PERSISTENCE_REF) ||
-		    !(f = new_finding(r, PDT_KIND_IMBALANCE, PDT_RULE_EATEN_PERSISTENCE_REF, sb,
-				      h)))
+		    !(f = new_eaten(r, sb, h, e->dentry, e->refcount)))
 			continue;
 		went_path(&r->walk, e, f->path, sizeof(f->path));
 		describe(r, f, NULL, d);
-		f->has_refcount = true;
-		f->refcount = e->refcount;
 		if (e->nchildren)
 			snprintf(f->message, sizeof(f->message), eaten_where[2], e->refcount,
 				 e->nchildren);
 		else
 			snprintf(f->message, sizeof(f->message), "%s", eaten_where[4]);
 		commit(r, f, sb);
-		u64map_put(&r->eaten, e->dentry, (void *)1);
 	}
 }
 
@@ -906,7 +910,6 @@ static void on_walk(struct pdt_rules *r, const struct pdt_event_full *e, struct 
 		walk_clear(w);
 		w->open = true;
 		w->sb = e->h.sb;
-		w->sb_index = (size_t)(sb - r->sbs);
 		return;
 	}
 	if (!w->open || w->sb != e->h.sb)

@@ -27,7 +27,7 @@ enum { STEP_VISIT, STEP_NEXT };
 struct walk {
 	struct dentry *root, *cur;
 	u32 seq, step, sib_off;
-	int done, full;
+	int done;
 };
 
 static __always_inline bool emit_entry(struct walk *w, struct dentry *d)
@@ -87,10 +87,8 @@ static int walk_step(u32 i, struct walk *w)
 				ok = emit_entry(w, d);
 				bpf_preempt_enable();
 			}
-			if (!ok) {
-				w->full = 1;
-				return 1;
-			}
+			if (!ok)
+				return 1; /* half the buffer: pdt_walk_next says where to go on */
 			w->seq++;
 		}
 		n = BPF_CORE_READ(d, d_children.first);
