@@ -149,8 +149,11 @@ static void text_self_check(FILE *fp, const struct pdt_report *r)
 
 		if (sb->check == PDT_CHECK_NONE)
 			continue;
-		walked++;
-		entries += sb->check_entries;
+		/* A busy superblock was walked but not checked: it has its own line. */
+		if (sb->check != PDT_CHECK_BUSY) {
+			walked++;
+			entries += sb->check_entries;
+		}
 		pdt_format_dev(sb->dev, dev, sizeof(dev));
 		if (sb->check == PDT_CHECK_INCONSISTENT)
 			fprintf(fp,
