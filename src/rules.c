@@ -78,12 +78,22 @@ struct walk {
 	struct u64map ents; /* dentry address -> struct went */
 };
 
+/*
+ * A recursive removal under way: its root's path and the stack where it started,
+ * which a user entry it destroys shows (the BPF side unwinds once per removal).
+ */
+struct removal {
+	char path[PDT_PATH_LEN];
+	unsigned int nstack;
+	uint64_t stack[PDT_STACK_DEPTH];
+};
+
 struct pdt_rules {
 	struct u64map dents; /* dentry address -> struct dent */
 	struct u64map eaten; /* dentries whose eaten reference was reported */
 	struct walk walk;
 	struct u64map sb_index; /* sb address -> index + 1 into sbs */
-	struct u64map removals; /* removal root address -> its path (malloc'd) */
+	struct u64map removals; /* removal root address -> struct removal (malloc'd) */
 	struct pdt_sb *sbs;
 	size_t nsbs, cap_sbs;
 	struct pdt_finding *findings;
@@ -153,14 +163,14 @@ void pdt_rules_free(struct pdt_rules *r)
 
 	if (!r)
 		return;
-	char *path;
+	struct removal *rm;
 
 	while ((d = u64map_next(&r->dents, &pos, NULL)))
 		dent_free(d);
 	u64map_free(&r->dents);
 	pos = 0;
-	while ((path = u64map_next(&r->removals, &pos, NULL)))
-		free(path);
+	while ((rm = u64map_next(&r->removals, &pos, NULL)))
+		free(rm);
 	u64map_free(&r->removals);
 	u64map_free(&r->sb_index);
 	u64map_free(&r->eaten);
@@ -617,12 +627,16 @@ static void on_discard(struct pdt_rules *r, const struct pdt_event_full *e, stru
 	    d->origin == PDT_ORIGIN_USER && h->removal_root != h->dentry &&
 	    rule_enabled(r, PDT_RULE_USER_ENTRY_REMOVED) &&
 	    (f = new_finding(r, PDT_KIND_ILLEGAL_REMOVAL, PDT_RULE_USER_ENTRY_REMOVED, sb, h))) {
-		const char *root = u64map_get(&r->removals, h->removal_root);
+		const struct removal *rm = u64map_get(&r->removals, h->removal_root);
 
 		describe(r, f, e, d);
+		if (!f->nstack && rm) {
+			f->nstack = rm->nstack;
+			memcpy(f->stack, rm->stack, rm->nstack * sizeof(f->stack[0]));
+		}
 		snprintf(f->message, sizeof(f->message),
 			 "user-created entry destroyed by a recursive removal of %.180s",
-			 root ? root : "(a directory pdtrace did not see)");
+			 rm ? rm->path : "(a directory pdtrace did not see)");
 		commit(r, f, sb);
 	}
 	report_orphans(r, e, d, sb);
@@ -793,13 +807,16 @@ static void on_move(struct pdt_rules *r, const struct pdt_event_full *e)
 
 static void on_removal(struct pdt_rules *r, const struct pdt_event_full *e)
 {
-	char *path = strndup(e->path, sizeof(e->path));
+	struct removal *rm = malloc(sizeof(*rm));
 
-	if (!path)
+	if (!rm)
 		return;
+	copy_str(rm->path, sizeof(rm->path), e->path, sizeof(e->path));
+	rm->nstack = e->nstack < PDT_STACK_DEPTH ? e->nstack : PDT_STACK_DEPTH;
+	memcpy(rm->stack, e->stack, rm->nstack * sizeof(rm->stack[0]));
 	free(u64map_del(&r->removals, e->h.dentry));
-	if (u64map_put(&r->removals, e->h.dentry, path))
-		free(path);
+	if (u64map_put(&r->removals, e->h.dentry, rm))
+		free(rm);
 }
 
 /* ---- the self-check ------------------------------------------------------- */

@@ -157,25 +157,60 @@ static __always_inline struct pdt_task_state *task_state(bool create)
  * fields are direct loads, not a helper call each.
  */
 /*
+ * Each CPU's last superblock, with the generation it was seen in: a superblock's
+ * events come in runs, and this check is one inlined array load where the hash
+ * lookup below costs a hashing and a bucket walk. A shutdown bumps pdt_sb_gen,
+ * which empties every CPU's entry at once.
+ */
+struct pdt_sb_seen {
+	unsigned long long sb;
+	unsigned long long gen;
+};
+
+PDT_MAP_DECL struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, struct pdt_sb_seen);
+} sb_seen SEC(".maps");
+
+#ifdef PDT_MAPS_OWNER
+__u64 pdt_sb_gen;
+#else
+extern __u64 pdt_sb_gen;
+#endif
+
+/*
  * Is this the first full event of superblock sb? Its names then go with it, and the
  * reader is woken at once to find the mountpoint while the filesystem is mounted.
  * The shutdown of a superblock forgets it (the address can come back as another).
  */
 static __always_inline bool first_of_sb(u64 sb)
 {
+	u64 gen = *(volatile __u64 *)&pdt_sb_gen;
+	struct pdt_sb_seen *seen;
+	u32 zero = 0;
 	u8 one = 1;
+	bool first;
 
-	if (bpf_map_lookup_elem(&sbs, &sb))
+	seen = bpf_map_lookup_elem(&sb_seen, &zero);
+	if (seen && seen->sb == sb && seen->gen == gen)
 		return false;
-	if (bpf_map_update_elem(&sbs, &sb, &one, BPF_NOEXIST) == -7 /* -E2BIG: full */)
+	first = !bpf_map_lookup_elem(&sbs, &sb);
+	if (first && bpf_map_update_elem(&sbs, &sb, &one, BPF_NOEXIST) == -7 /* -E2BIG: full */)
 		bump(PDT_TC_SB_FULL);
-	return true;
+	if (seen) {
+		seen->sb = sb;
+		seen->gen = gen;
+	}
+	return first;
 }
 
-static __always_inline void fill_header(struct pdt_event *h, u16 type, u16 size, struct dentry *d)
+/* t: the task's state, looked up once per program run by the caller (may be NULL). */
+static __always_inline void fill_header(struct pdt_event *h, u16 type, u16 size, struct dentry *d,
+					const struct pdt_task_state *t)
 {
 	struct super_block *sb = d->d_sb;
-	struct pdt_task_state *t = task_state(false);
 
 	h->type = type;
 	h->size = size;
@@ -280,8 +315,12 @@ static __always_inline void add_stack(void *ctx, struct pdt_event_full *e)
 	e->nstack = n > 0 ? n / sizeof(e->stack[0]) : 0;
 }
 
-/* Reserve and fill a full event but for its path and stack; NULL when the ring buffer is full. */
-static __always_inline struct pdt_event_full *reserve_full(u16 type, struct dentry *d)
+/*
+ * Reserve and fill a full event but for its path and stack; NULL when the ring buffer
+ * is full. t as for fill_header().
+ */
+static __always_inline struct pdt_event_full *reserve_full_t(u16 type, struct dentry *d,
+							     const struct pdt_task_state *t)
 {
 	struct pdt_event_full *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	struct super_block *sb;
@@ -290,7 +329,7 @@ static __always_inline struct pdt_event_full *reserve_full(u16 type, struct dent
 		bump(PDT_TC_LOST_EVENTS);
 		return NULL;
 	}
-	fill_header(&e->h, type, sizeof(*e), d);
+	fill_header(&e->h, type, sizeof(*e), d, t);
 	sb = d->d_sb;
 	/* The superblock's names, once: the reader keeps them from its first event on. */
 	if (first_of_sb(e->h.sb)) {
@@ -305,6 +344,11 @@ static __always_inline struct pdt_event_full *reserve_full(u16 type, struct dent
 	e->pad = 0;
 	e->path[0] = '\0';
 	return e;
+}
+
+static __always_inline struct pdt_event_full *reserve_full(u16 type, struct dentry *d)
+{
+	return reserve_full_t(type, d, task_state(false));
 }
 
 /* A full event with its path, without its stack. */
@@ -335,7 +379,7 @@ static __always_inline struct pdt_event *emit_small(u16 type, struct dentry *d)
 		bump(PDT_TC_LOST_EVENTS);
 		return NULL;
 	}
-	fill_header(e, type, sizeof(*e), d);
+	fill_header(e, type, sizeof(*e), d, task_state(false));
 	return e;
 }
 

@@ -9,10 +9,8 @@
 #include "common.bpf.h"
 
 /* User origin: d_make_persistent() on the very dentry the task's create hook saw. */
-static __always_inline u8 origin_of(struct dentry *d)
+static __always_inline u8 origin_of(struct pdt_task_state *t, struct dentry *d)
 {
-	struct pdt_task_state *t = task_state(false);
-
 	if (!t)
 		return PDT_ORIGIN_KERNEL;
 	if (t->create_target == (u64)d) {
@@ -31,15 +29,17 @@ static __always_inline u8 origin_of(struct dentry *d)
 static __always_inline int on_persist(struct pt_regs *ctx, void *dentry_arg, void *inode_arg)
 {
 	struct dentry *dentry = as_dentry(dentry_arg);
+	struct pdt_task_state *t = task_state(false);
 	struct inode *inode = inode_arg;
-	u8 origin = origin_of(dentry);
+	u8 origin = origin_of(t, dentry);
 	struct pdt_event_full *e;
 	struct inode *dir;
 	bool was;
 
-	e = emit_full_nostack(PDT_EV_PERSIST, dentry);
+	e = reserve_full_t(PDT_EV_PERSIST, dentry, t);
 	if (!e)
 		return 0;
+	fill_path(dentry, e->path);
 	was = dentry->d_flags & persistent_bit();
 	dir = dentry->d_parent->d_inode;
 	e->h.origin = origin;
@@ -55,12 +55,14 @@ static __always_inline int on_persist(struct pt_regs *ctx, void *dentry_arg, voi
 }
 
 /*
- * A discard becomes a finding (and needs its stack) only when the dentry is not
- * persistent (discard-unpersisted), when a user's unlink finds the persistence
- * reference gone (eaten-persistence-ref), when a recursive removal outside an
- * umount takes an entry other than its root (user-entry-removed, if user space
- * knows it as a user's), or when entries are still below it (orphaned). Everything
- * else is a plain unlink or rmdir: no stack, and no path (user space has it).
+ * A discard becomes a finding (and needs its path and stack) only when the dentry is
+ * not persistent (discard-unpersisted), when a user's unlink finds the persistence
+ * reference gone (eaten-persistence-ref), or when entries are still below it
+ * (orphaned). Everything else is a plain unlink, rmdir or an entry of a recursive
+ * removal: no path (user space has it in its books) and no stack. A user entry
+ * destroyed by a removal (user-entry-removed) is one user space knows, and its
+ * finding shows the stack of the removal's start (PDT_EV_REMOVAL): one unwind per
+ * removal, not one per entry.
  */
 static __always_inline bool discard_may_find(struct dentry *d, const struct pdt_event *h)
 {
@@ -68,21 +70,17 @@ static __always_inline bool discard_may_find(struct dentry *d, const struct pdt_
 		return true;
 	if ((h->flags & PDT_F_USER_REMOVE) && h->refcount <= 1)
 		return true;
-	if ((h->flags & (PDT_F_IN_REMOVAL | PDT_F_IN_UMOUNT)) == PDT_F_IN_REMOVAL &&
-	    h->removal_root != h->dentry)
-		return true;
 	return d->d_children.first != NULL;
 }
 
 static __always_inline int on_discard(struct pt_regs *ctx, void *dentry_arg)
 {
 	struct dentry *dentry = as_dentry(dentry_arg);
-	struct pdt_event_full *e = reserve_full(PDT_EV_DISCARD, dentry);
-	struct pdt_task_state *t;
+	struct pdt_task_state *t = task_state(false);
+	struct pdt_event_full *e = reserve_full_t(PDT_EV_DISCARD, dentry, t);
 
 	if (!e)
 		return 0;
-	t = task_state(false);
 	if (t && t->remove_target == (u64)dentry_arg) {
 		t->remove_target = 0;
 		e->h.flags |= PDT_F_USER_REMOVE;

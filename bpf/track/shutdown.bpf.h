@@ -50,6 +50,7 @@ static __always_inline int shutdown_exit(void)
 	t->shutdown_sb = 0;
 	/* The address may come back as another superblock: its first event names it again. */
 	bpf_map_delete_elem(&sbs, &sb);
+	__sync_fetch_and_add(&pdt_sb_gen, 1); /* and every CPU's last one (first_of_sb()) */
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
 		bump(PDT_TC_LOST_EVENTS);

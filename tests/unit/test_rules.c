@@ -510,14 +510,24 @@ static void test_removal_of_user_entry(void **state)
 	persist(r, 0x100, ROOT, "/kdir", PDT_ORIGIN_KERNEL, PDT_F_IS_DIR);
 	persist(r, 0x200, 0x100, "/kdir/kfile", PDT_ORIGIN_KERNEL, 0);
 	persist(r, 0x300, 0x100, "/kdir/user", PDT_ORIGIN_USER, PDT_F_IS_DIR);
-	feed(r, full(PDT_EV_REMOVAL, 0x100, ROOT, "/kdir", PDT_F_IN_REMOVAL));
+	full(PDT_EV_REMOVAL, 0x100, ROOT, "/kdir", PDT_F_IN_REMOVAL);
+	ev.nstack = 3;
+	ev.stack[2] = 0xffffffff81000030ULL;
+	feed(r, &ev);
 	discard(r, 0x200, 0x100, "/kdir/kfile", PDT_F_IN_REMOVAL, 0x100);
 	assert_int_equal(pdt_rules_nfindings(r), 0);
-	discard(r, 0x300, 0x100, "/kdir/user", PDT_F_IN_REMOVAL, 0x100);
+	/* As the BPF side sends a discard inside a removal: no path, no stack. */
+	full(PDT_EV_DISCARD, 0x300, 0x100, "", PDT_F_IN_REMOVAL | PDT_F_WAS_PERSISTENT);
+	ev.nstack = 0;
+	ev.h.removal_root = 0x100;
+	feed(r, &ev);
 	f = only_finding(r, PDT_KIND_ILLEGAL_REMOVAL, PDT_RULE_USER_ENTRY_REMOVED);
-	assert_string_equal(f->path, "/kdir/user");
+	assert_string_equal(f->path, "/kdir/user"); /* from the books */
 	assert_int_equal(f->origin, PDT_ORIGIN_USER);
 	assert_non_null(strstr(f->message, "recursive removal of /kdir"));
+	/* The stack where the removal started. */
+	assert_int_equal(f->nstack, 3);
+	assert_true(f->stack[2] == 0xffffffff81000030ULL);
 	discard(r, 0x100, ROOT, "/kdir", PDT_F_IN_REMOVAL, 0x100);
 	assert_int_equal(pdt_rules_nfindings(r), 1);
 	pdt_rules_free(r);

@@ -59,6 +59,9 @@ expect_grep '"kind":"illegal-removal","rule":"user-entry-removed","fs_type":"pdt
 expect_grep '"path":"/kdir/u","origin":"user"' /tmp/removal.json "removal: /kdir/u"
 expect_grep 'recursive removal of /kdir' /tmp/removal.json "removal: names the removal root"
 expect_no_grep '"path":"/kdir/kfile"' /tmp/removal.json "removal: kernel entries are fine"
+# The stack is the removal's, from where it started (one unwind per removal).
+expect_grep '"path":"/kdir/u/f","origin":"user",[^}]*"stack":\["simple_recursive_removal+0x[0-9a-f]*","pdt_remove+' \
+	/tmp/removal.json "removal: the finding shows where the removal started"
 # User-made entries keep who made them, not the kernel stack (unless --user-stacks).
 expect_grep '"path":"/kdir/u/f","origin":"user",[^}]*"created_stack":\[\],"created_by":{"pid":[0-9]*,"comm":"touch"}' \
 	/tmp/removal.json "removal: /kdir/u/f made by touch, no creation stack kept"
