@@ -15,39 +15,52 @@ struct dent {
 	char comm[PDT_COMM_LEN];
 	/*
 	 * Where it was made (kernel-made entries: user creations keep no stack) and its
-	 * path at its last persist or move, malloc'd to their size: churn makes one dent
-	 * per event, and a path is mostly a few bytes, not PDT_PATH_LEN.
+	 * path at its last persist or move, sized to fit: churn makes one dent per
+	 * event, and a path is mostly a few bytes, not PDT_PATH_LEN. The first path lives
+	 * in the dent's own allocation (one malloc per entry); a longer one after a move
+	 * gets its own.
 	 */
 	unsigned int nstack;
 	unsigned long long *stack;
 	char *path;
+	size_t inline_cap;
+	char inline_path[];
 };
 
 static void dent_free(struct dent *d)
 {
 	if (d) {
 		free(d->stack);
-		free(d->path);
+		if (d->path != d->inline_path)
+			free(d->path);
 		free(d);
 	}
 }
 
 static int dent_set_path(struct dent *d, const char *path)
 {
-	char *p = strndup(path, PDT_PATH_LEN - 1);
+	size_t len = strnlen(path, PDT_PATH_LEN - 1);
+	char *p = len < d->inline_cap ? d->inline_path : malloc(len + 1);
 
 	if (!p)
 		return -1;
-	free(d->path);
+	memmove(p, path, len);
+	p[len] = '\0';
+	if (d->path != d->inline_path && d->path != p)
+		free(d->path);
 	d->path = p;
 	return 0;
 }
 
 static struct dent *dent_new(const struct pdt_event_full *e)
 {
-	struct dent *d = calloc(1, sizeof(*d));
+	size_t len = strnlen(e->path, PDT_PATH_LEN - 1);
+	struct dent *d = calloc(1, sizeof(*d) + len + 1);
 
-	if (!d || dent_set_path(d, e->path))
+	if (!d)
+		return NULL;
+	d->inline_cap = len + 1;
+	if (dent_set_path(d, e->path))
 		goto fail;
 	d->nstack = e->nstack < PDT_STACK_DEPTH ? e->nstack : PDT_STACK_DEPTH;
 	if (d->nstack) {

@@ -116,6 +116,18 @@ void *u64map_del(struct u64map *m, uint64_t key)
 	v = m->vals[i];
 	m->vals[i] = U64MAP_TOMB;
 	m->live--;
+	/*
+	 * A tombstone that ends its probe chain serves no lookup: empty it, and the ones
+	 * before it. Churn at a few addresses then leaves no tombstones to probe through.
+	 * Nothing moves, so an iteration in progress (u64map_next()) stays valid.
+	 */
+	if (!m->vals[(i + 1) & (m->cap - 1)]) {
+		while (m->vals[i] == U64MAP_TOMB) {
+			m->vals[i] = NULL;
+			m->used--;
+			i = (i - 1) & (m->cap - 1);
+		}
+	}
 	return v;
 }
 

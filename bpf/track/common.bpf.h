@@ -283,7 +283,12 @@ static __always_inline void fill_path(struct dentry *d, char *out)
 		s->buf[(pos + 1) & PDT_SCRATCH_MASK] = '.';
 		s->buf[(pos + 2) & PDT_SCRATCH_MASK] = '.';
 	}
-	bpf_probe_read_kernel_str(out, PDT_PATH_LEN, &s->buf[pos & PDT_SCRATCH_MASK]);
+	/* Its length is known: one copy, not the string helper's byte at a time. */
+	len = PDT_SCRATCH_MASK + 1 - pos;
+	if (len > PDT_PATH_LEN)
+		len = PDT_PATH_LEN;
+	bpf_probe_read_kernel(out, len, &s->buf[pos & PDT_SCRATCH_MASK]);
+	out[PDT_PATH_LEN - 1] = '\0';
 }
 
 /*
