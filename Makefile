@@ -43,7 +43,7 @@ BPF_OBJS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.bpf.o,$(BPF_SRCS)) $(TRACK_BCS) $
 SKELS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.skel.h,$(BPF_SRCS)) $(OUTPUT)/track.skel.h
 # Plain C that knows nothing of libbpf: linked into the unit tests too.
 CORE_SRCS := src/requirements.c src/hooks.c src/rules.c src/u64map.c src/ksyms.c src/mountinfo.c \
-	src/json.c src/report.c src/watch_view.c src/watch_seed.c src/recfile.c src/replay.c
+	src/json.c src/text.c src/report.c src/watch_view.c src/watch_seed.c src/recfile.c src/replay.c
 APP_SRCS := $(filter-out $(CORE_SRCS),$(wildcard src/*.c))
 CORE_OBJS := $(patsubst src/%.c,$(OUTPUT)/%.o,$(CORE_SRCS))
 APP_OBJS := $(patsubst src/%.c,$(OUTPUT)/%.o,$(APP_SRCS))
@@ -96,9 +96,14 @@ $(OUTPUT)/pdtrace: $(APP_OBJS) $(CORE_OBJS)
 # ---- tests ---------------------------------------------------------------
 # Static helpers copied into the VM's initramfs (tests/vm/guest-tools): what busybox lacks.
 GUEST_TOOLS := $(OUTPUT)/guest-tools/pdt-fsop $(OUTPUT)/guest-tools/pdt-bpfpin \
-	$(OUTPUT)/guest-tools/pdt-runas
+	$(OUTPUT)/guest-tools/pdt-runas $(OUTPUT)/guest-tools/pdt-jsonck
 
 $(OUTPUT)/guest-tools/pdt-runas: tests/vm/guest-tools/pdt-runas.c
+	$(Q)mkdir -p $(@D)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) -static $< -o $@
+
+$(OUTPUT)/guest-tools/pdt-jsonck: tests/vm/guest-tools/pdt-jsonck.c
 	$(Q)mkdir -p $(@D)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) -static $< -o $@
@@ -205,7 +210,7 @@ FUZZ_CC ?= clang
 FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	$(WARN) -std=gnu11 -D_GNU_SOURCE -Iinclude -Isrc -DPDT_VERSION_STR='"$(VERSION)"'
 FUZZ_SRCS := src/recfile.c src/replay.c src/rules.c src/u64map.c src/ksyms.c src/mountinfo.c \
-	src/json.c src/report.c
+	src/json.c src/text.c src/report.c
 FUZZ_TIME ?= 60
 
 $(OUTPUT)/fuzz/fuzz_report: tests/fuzz/fuzz_report.c $(FUZZ_SRCS) $(HEADERS)

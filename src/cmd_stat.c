@@ -15,6 +15,8 @@
 #include "child.h"
 #include "cli.h"
 #include "stop.h"
+#include "text.h"
+#include "report.h"
 #include "commands.h"
 #include "exit_codes.h"
 #include "log.h"
@@ -105,12 +107,16 @@ static int print_stats(struct stat_bpf *skel)
 	qsort(rows, n, sizeof(rows[0]), cmp_rows);
 	printf("%-16s %-9s %-20s %10s %10s\n", "FSTYPE", "DEV", "S_ID", "PERSISTED", "DISCARDED");
 	for (i = 0; i < n; i++) {
-		char dev[24];
+		char dev[24], fs[4 * PDT_FSTYPE_LEN + 1], sid[4 * PDT_SID_LEN + 1];
+		char raw_fs[PDT_FSTYPE_LEN + 1], raw_sid[PDT_SID_LEN + 1];
 
-		/* s_dev is the kernel's internal dev_t: MAJOR in the top 12 bits. */
-		snprintf(dev, sizeof(dev), "%u:%u", rows[i].dev >> 20, rows[i].dev & 0xfffff);
-		printf("%-16s %-9s %-20s %10llu %10llu\n", rows[i].st.fs_type, dev, rows[i].st.s_id,
-		       rows[i].st.made, rows[i].st.discarded);
+		/* The kernel's strings, not necessarily terminated; escaped (text.h). */
+		snprintf(raw_fs, sizeof(raw_fs), "%.*s", PDT_FSTYPE_LEN, rows[i].st.fs_type);
+		snprintf(raw_sid, sizeof(raw_sid), "%.*s", PDT_SID_LEN, rows[i].st.s_id);
+		pdt_format_dev(rows[i].dev, dev, sizeof(dev));
+		printf("%-16s %-9s %-20s %10llu %10llu\n", pdt_text_esc(fs, sizeof(fs), raw_fs),
+		       dev, pdt_text_esc(sid, sizeof(sid), raw_sid), rows[i].st.made,
+		       rows[i].st.discarded);
 	}
 	return n;
 }

@@ -9,11 +9,13 @@
 #include "cli.h"
 #include "commands.h"
 #include "exit_codes.h"
+#include "json.h"
 #include "log.h"
 #include "output.h"
 #include "report.h"
 #include "trace_opts.h"
 #include "stop.h"
+#include "text.h"
 #include "tracker.h"
 
 static const char trace_name[] = "trace";
@@ -98,12 +100,13 @@ static void print_event(const void *data, size_t size, void *ctx)
 	bool full = size >= sizeof(*e) && e->h.size == sizeof(*e);
 	enum pdt_origin origin;
 	const char *fs_type;
-	char dev[24], path[PDT_PATH_LEN];
+	char dev[24], path[PDT_PATH_LEN], comm[PDT_COMM_LEN + 1];
 
 	tc->nevents++;
 	if (size < sizeof(e->h) || e->h.type >= PDT_EV_MAX || !event_names[e->h.type])
 		return;
 	pdt_format_dev(e->h.dev, dev, sizeof(dev));
+	snprintf(comm, sizeof(comm), "%.*s", PDT_COMM_LEN, e->h.comm);
 	/*
 	 * The BPF side sends a superblock's names with its first event and keeps no origin
 	 * but at the persist: the books have both.
@@ -111,7 +114,7 @@ static void print_event(const void *data, size_t size, void *ctx)
 	fs_type = full && e->fs_type[0] ? e->fs_type : pdt_rules_fs_type(tc->rules, e->h.sb);
 	/* A plain discard comes without its path: the books have it. */
 	if (full && e->path[0])
-		snprintf(path, sizeof(path), "%.256s", e->path);
+		snprintf(path, sizeof(path), "%.*s", PDT_PATH_LEN - 1, e->path);
 	else
 		pdt_rules_path(tc->rules, e->h.dentry, path, sizeof(path));
 	origin = e->h.type == PDT_EV_PERSIST ? (enum pdt_origin)e->h.origin
@@ -120,14 +123,24 @@ static void print_event(const void *data, size_t size, void *ctx)
 		printf(
 		    "{\"event\":\"%s\",\"dev\":\"%s\",\"pid\":%u,\"refcount\":%d,\"origin\":\"%s\"",
 		    event_names[e->h.type], dev, e->h.pid, e->h.refcount, pdt_origin_name(origin));
-		if (full)
-			printf(",\"fs_type\":\"%.16s\",\"path\":\"%.256s\"", fs_type, path);
+		if (full) {
+			fputs(",\"fs_type\":", stdout);
+			pdt_json_str(stdout, fs_type);
+			fputs(",\"path\":", stdout);
+			pdt_json_str(stdout, path);
+		}
+		fputs(",\"comm\":", stdout);
+		pdt_json_str(stdout, comm);
 		printf("}\n");
 	} else {
-		printf("%-8s %-8s %-12.16s %-32.256s origin=%s count=%d pid=%u comm=%.16s\n",
-		       event_names[e->h.type], dev, full && fs_type[0] ? fs_type : "-",
-		       full && path[0] ? path : "-", pdt_origin_name(origin), e->h.refcount,
-		       e->h.pid, e->h.comm);
+		char fs[4 * PDT_FSTYPE_LEN], pe[4 * PDT_PATH_LEN], ce[4 * PDT_COMM_LEN];
+
+		printf("%-8s %-8s %-12s %-32s origin=%s count=%d pid=%u comm=%s\n",
+		       event_names[e->h.type], dev,
+		       full && fs_type[0] ? pdt_text_esc(fs, sizeof(fs), fs_type) : "-",
+		       full && path[0] ? pdt_text_esc(pe, sizeof(pe), path) : "-",
+		       pdt_origin_name(origin), e->h.refcount, e->h.pid,
+		       pdt_text_esc(ce, sizeof(ce), comm));
 	}
 }
 

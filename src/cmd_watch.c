@@ -25,6 +25,7 @@
 #include "report.h"
 #include "trace_opts.h"
 #include "stop.h"
+#include "text.h"
 #include "tracker.h"
 #include "watch_seed.h"
 #include "watch_view.h"
@@ -350,11 +351,13 @@ static void render(struct watch_state *w, double dt)
 static void on_finding(const struct pdt_finding *f, void *ctx)
 {
 	struct watch_state *w = ctx;
-	char dev[24];
+	char dev[24], fs[4 * PDT_FSTYPE_LEN], path[4 * PDT_PATH_LEN];
 
+	/* The status line goes to a terminal: names escaped (text.h). */
 	pdt_format_dev(f->dev, dev, sizeof(dev));
 	snprintf(w->status, sizeof(w->status), "finding: %s: %s: %s %s %s", pdt_kind_name(f->kind),
-		 f->rule, f->fs_type, dev, f->path);
+		 f->rule, pdt_text_esc(fs, sizeof(fs), f->fs_type), dev,
+		 pdt_text_esc(path, sizeof(path), f->path));
 	if (w->args->json) {
 		fputs("{\"finding\":", stdout);
 		pdt_finding_json(stdout, f, NULL, false);

@@ -3,6 +3,7 @@
 #include <string.h>
 #include "exit_codes.h"
 #include "json.h"
+#include "text.h"
 #include "report.h"
 
 int pdt_parse_format(const char *s, enum pdt_format *fmt)
@@ -88,23 +89,27 @@ static void text_stack(FILE *fp, const char *title, const unsigned long long *st
 
 void pdt_finding_text(FILE *fp, const struct pdt_finding *f, const struct ksyms *k, bool addrs)
 {
-	char dev[24];
+	char dev[24], fs[4 * PDT_FSTYPE_LEN], path[4 * PDT_PATH_LEN], msg[4 * sizeof(f->message)],
+	    comm[4 * PDT_COMM_LEN];
 
+	/* Names are whatever their makers chose: escaped (text.h), like every name here. */
 	pdt_format_dev(f->dev, dev, sizeof(dev));
-	fprintf(fp, "%s: %s: %s %s %s\n", pdt_kind_name(f->kind), f->rule, f->fs_type, dev,
-		f->path[0] ? f->path : "?");
-	fprintf(fp, "  %s\n", f->message);
+	fprintf(fp, "%s: %s: %s %s %s\n", pdt_kind_name(f->kind), f->rule,
+		pdt_text_esc(fs, sizeof(fs), f->fs_type), dev,
+		f->path[0] ? pdt_text_esc(path, sizeof(path), f->path) : "?");
+	fprintf(fp, "  %s\n", pdt_text_esc(msg, sizeof(msg), f->message));
 	fprintf(fp, "  origin %s", pdt_origin_name(f->origin));
 	if (f->has_refcount)
 		fprintf(fp, ", refcount %d", f->refcount);
-	fprintf(fp, ", by pid %u (%s)\n", f->pid, f->comm);
+	fprintf(fp, ", by pid %u (%s)\n", f->pid, pdt_text_esc(comm, sizeof(comm), f->comm));
 	if (f->nstack)
 		text_stack(fp, "stack", f->stack, f->nstack, k, addrs);
 	/* A superblock's books and a never-persistent dentry have no creation to show. */
 	if (!strcmp(f->rule, PDT_RULE_SB_BALANCE) || !strcmp(f->rule, PDT_RULE_DISCARD_UNPERSISTED))
 		return;
 	if (f->created_seen)
-		fprintf(fp, "  made persistent by pid %u (%s)%s\n", f->created_pid, f->created_comm,
+		fprintf(fp, "  made persistent by pid %u (%s)%s\n", f->created_pid,
+			pdt_text_esc(comm, sizeof(comm), f->created_comm),
 			f->ncreated ? ""
 				    : ", a user-space creation (its kernel stack is kept with "
 				      "--user-stacks)");
@@ -127,11 +132,13 @@ static void text_report(FILE *fp, const struct pdt_report *r)
 static void text_recording(FILE *fp, const struct pdt_report *r)
 {
 	const struct pdt_recording *rec = r->recording;
+	char file[1024], by[128];
 
 	if (!rec)
 		return;
-	fprintf(fp, "recording: %s, by pdtrace %s, started %s, %llu events\n", rec->file,
-		rec->recorded_by, rec->start, rec->events);
+	fprintf(fp, "recording: %s, by pdtrace %s, started %s, %llu events\n",
+		pdt_text_esc(file, sizeof(file), rec->file),
+		pdt_text_esc(by, sizeof(by), rec->recorded_by), rec->start, rec->events);
 	if (rec->truncated)
 		fprintf(fp, "INCOMPLETE: the recording is %s: findings may be missing\n",
 			rec->truncated);
@@ -142,7 +149,7 @@ static void text_self_check(FILE *fp, const struct pdt_report *r)
 {
 	unsigned long long entries = 0;
 	size_t i, walked = 0;
-	char dev[24];
+	char dev[24], fs[4 * PDT_FSTYPE_LEN], first[4 * (PDT_PATH_LEN + 64)];
 
 	for (i = 0; i < pdt_rules_nsbs(r->rules); i++) {
 		const struct pdt_sb *sb = pdt_rules_sb(r->rules, i);
@@ -160,11 +167,12 @@ static void text_self_check(FILE *fp, const struct pdt_report *r)
 				"INCONSISTENT: self-check of %s %s: %llu of the %llu entries the "
 				"books hold differ from the kernel's tree (first: %s): the tracker "
 				"missed a kernel path, findings on this filesystem may be false\n",
-				sb->fs_type, dev, sb->check_diffs, sb->check_entries,
-				sb->check_first);
+				pdt_text_esc(fs, sizeof(fs), sb->fs_type), dev, sb->check_diffs,
+				sb->check_entries,
+				pdt_text_esc(first, sizeof(first), sb->check_first));
 		else if (sb->check == PDT_CHECK_BUSY)
 			fprintf(fp, "self-check: %s %s changed during every walk: not checked\n",
-				sb->fs_type, dev);
+				pdt_text_esc(fs, sizeof(fs), sb->fs_type), dev);
 	}
 	if (walked && !pdt_rules_inconsistent(r->rules))
 		fprintf(fp,
@@ -177,7 +185,7 @@ void pdt_report_summary(FILE *fp, const struct pdt_report *r)
 {
 	bool truncated = r->recording && r->recording->truncated;
 	unsigned long long absent;
-	char dev[24];
+	char dev[24], cmd[1024];
 	size_t i;
 
 	fprintf(fp, "%-12s %-8s %-16s %-20s %7s %9s %8s %7s %5s %s\n", "FSTYPE", "DEV", "S_ID",
@@ -185,10 +193,14 @@ void pdt_report_summary(FILE *fp, const struct pdt_report *r)
 	for (i = 0; i < pdt_rules_nsbs(r->rules); i++) {
 		const struct pdt_sb *sb = pdt_rules_sb(r->rules, i);
 		const char *mp = i < r->nmounts && r->mounts[i].path[0] ? r->mounts[i].path : "-";
+		char fs[4 * PDT_FSTYPE_LEN], sid[4 * PDT_SID_LEN],
+		    mpe[4 * sizeof(r->mounts[i].path)];
 
 		pdt_format_dev(sb->dev, dev, sizeof(dev));
 		fprintf(fp, "%-12s %-8s %-16s %-20s %7llu %9llu %8llu %7lld %5llu %s\n",
-			sb->fs_type, dev, sb->s_id, mp, sb->made, sb->discarded, sb->unpinned,
+			pdt_text_esc(fs, sizeof(fs), sb->fs_type), dev,
+			pdt_text_esc(sid, sizeof(sid), sb->s_id),
+			pdt_text_esc(mpe, sizeof(mpe), mp), sb->made, sb->discarded, sb->unpinned,
 			sb->live, sb->findings, sb->unmounted ? "unmounted" : "mounted");
 	}
 	for (i = 0; i < r->nmissing; i++)
@@ -214,9 +226,11 @@ void pdt_report_summary(FILE *fp, const struct pdt_report *r)
 		    "they may be artifacts of the loss and do not set the exit status\n",
 		    absent, PDT_RULE_PINNED_AFTER_UMOUNT, PDT_RULE_ORPHANED, PDT_RULE_SB_BALANCE);
 	if (r->argv && r->argv[0] && r->exit_status >= 0)
-		fprintf(fp, "command: %s exited with status %d\n", r->argv[0], r->exit_status);
+		fprintf(fp, "command: %s exited with status %d\n",
+			pdt_text_esc(cmd, sizeof(cmd), r->argv[0]), r->exit_status);
 	else if (r->argv && r->argv[0])
-		fprintf(fp, "command: %s (exit status not recorded)\n", r->argv[0]);
+		fprintf(fp, "command: %s (exit status not recorded)\n",
+			pdt_text_esc(cmd, sizeof(cmd), r->argv[0]));
 	if (pdt_rules_unlisted(r->rules))
 		fprintf(fp, "findings: %llu more not listed (the first %d are)\n",
 			pdt_rules_unlisted(r->rules), PDT_RULES_MAX_FINDINGS);

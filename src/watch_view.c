@@ -2,6 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "json.h"
+#include "report.h"
+#include "text.h"
 #include "watch_view.h"
 
 int watch_parse_sort(const char *s, enum watch_sort *sort)
@@ -52,19 +54,18 @@ void watch_sort_rows(struct watch_row *rows, size_t n, enum watch_sort sort)
 	qsort(rows, n, sizeof(*rows), cmp_rows);
 }
 
-static void dev_str(unsigned int dev, char *buf, size_t n)
-{
-	snprintf(buf, n, "%u:%u", dev >> 20, dev & 0xfffff);
-}
-
+/* The mountpoint for the text views, escaped (text.h): its name is anyone's. */
 static void mount_str(const struct watch_row *r, char *buf, size_t n)
 {
+	char esc[4 * sizeof(r->mountpoint)];
+
 	if (!r->mountpoint[0])
 		snprintf(buf, n, "-");
 	else if (r->nmounts > 1)
-		snprintf(buf, n, "%s (+%d)", r->mountpoint, r->nmounts - 1);
+		snprintf(buf, n, "%s (+%d)", pdt_text_esc(esc, sizeof(esc), r->mountpoint),
+			 r->nmounts - 1);
 	else
-		snprintf(buf, n, "%s", r->mountpoint);
+		snprintf(buf, n, "%s", pdt_text_esc(esc, sizeof(esc), r->mountpoint));
 }
 
 /* Print at most width columns of s, then clear to the end of the line. */
@@ -76,7 +77,7 @@ static void clipped(FILE *fp, const char *s, int width)
 void watch_render_screen(FILE *fp, const struct watch_header *h, const struct watch_row *rows,
 			 size_t n, int width, int height)
 {
-	char line[512], mp[300], dev[24], full[40];
+	char line[512], mp[1100], dev[24], full[40], fs[4 * PDT_FSTYPE_LEN];
 	int used = 0;
 	size_t i;
 
@@ -104,10 +105,11 @@ void watch_render_screen(FILE *fp, const struct watch_header *h, const struct wa
 		const struct watch_row *r = &rows[i];
 
 		mount_str(r, mp, sizeof(mp));
-		dev_str(r->dev, dev, sizeof(dev));
+		pdt_format_dev(r->dev, dev, sizeof(dev));
 		snprintf(line, sizeof(line), "%-12s %-8s %-24.64s %9lld%s %8.1f %8.1f %8llu %6llu",
-			 r->fs_type, dev, mp, r->persistent, r->seeded ? "*" : " ", r->made_rate,
-			 r->discarded_rate, r->unpinned, r->findings);
+			 pdt_text_esc(fs, sizeof(fs), r->fs_type), dev, mp, r->persistent,
+			 r->seeded ? "*" : " ", r->made_rate, r->discarded_rate, r->unpinned,
+			 r->findings);
 		if (r->gone)
 			fputs("\033[2m", fp);
 		fprintf(fp, "%.*s\033[0m\033[K\r\n", width, line);
@@ -121,7 +123,7 @@ void watch_render_screen(FILE *fp, const struct watch_header *h, const struct wa
 void watch_render_lines(FILE *fp, time_t now, const struct watch_header *h,
 			const struct watch_row *rows, size_t n)
 {
-	char ts[32], mp[300], dev[24];
+	char ts[32], mp[1100], dev[24], fs[4 * PDT_FSTYPE_LEN];
 	struct tm tm;
 	size_t i;
 
@@ -135,13 +137,13 @@ void watch_render_lines(FILE *fp, time_t now, const struct watch_header *h,
 		const struct watch_row *r = &rows[i];
 
 		mount_str(r, mp, sizeof(mp));
-		dev_str(r->dev, dev, sizeof(dev));
+		pdt_format_dev(r->dev, dev, sizeof(dev));
 		fprintf(fp,
 			"%s %s %s %s persistent=%lld made=%llu discarded=%llu unpinned=%llu "
 			"findings=%llu made_per_s=%.1f discarded_per_s=%.1f%s%s\n",
-			ts, r->fs_type, dev, mp, r->persistent, r->made, r->discarded, r->unpinned,
-			r->findings, r->made_rate, r->discarded_rate, r->seeded ? " seeded" : "",
-			r->gone ? " unmounted" : "");
+			ts, pdt_text_esc(fs, sizeof(fs), r->fs_type), dev, mp, r->persistent,
+			r->made, r->discarded, r->unpinned, r->findings, r->made_rate,
+			r->discarded_rate, r->seeded ? " seeded" : "", r->gone ? " unmounted" : "");
 	}
 	fflush(fp);
 }
@@ -160,7 +162,7 @@ void watch_render_json(FILE *fp, time_t now, const struct watch_header *h,
 	for (i = 0; i < n; i++) {
 		const struct watch_row *r = &rows[i];
 
-		dev_str(r->dev, dev, sizeof(dev));
+		pdt_format_dev(r->dev, dev, sizeof(dev));
 		fputs(i ? ",{\"fs_type\":" : "{\"fs_type\":", fp);
 		pdt_json_str(fp, r->fs_type);
 		fputs(",\"s_id\":", fp);
@@ -198,7 +200,7 @@ static void prom_series(FILE *fp, const char *metric, const struct watch_row *r,
 {
 	char dev[24];
 
-	dev_str(r->dev, dev, sizeof(dev));
+	pdt_format_dev(r->dev, dev, sizeof(dev));
 	fprintf(fp, "%s{", metric);
 	prom_label(fp, "fs_type", r->fs_type, false);
 	prom_label(fp, "s_id", r->s_id, false);
