@@ -5,6 +5,7 @@
 #   make demo       the main job on the embedded default kernel, in a VM
 #   make bench      what tracing costs: benchmarks in a VM, untraced/pdtrace/floor/bpftrace
 #   make floor      build/floor/pdtrace: the same hooks, every program returning at once
+#   make stream-floor  build/stream-floor/pdtrace: the smallest event per persist, discard, unpin
 #   make deps       install the Debian packages the build and tests need
 #   make vmlinux-h  regenerate vmlinux/vmlinux.h from a packaged kernel's BTF
 #   make kmod       the VM tests' fault-injection filesystem module (tests/vm/run.sh builds it as needed)
@@ -57,7 +58,7 @@ Q := @
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
-.PHONY: all clean test unittest hosttest vmtest stress demo bench floor deps install vmlinux-h format \
+.PHONY: all clean test unittest hosttest vmtest stress demo bench floor stream-floor deps install vmlinux-h format \
 	check-format guest-tools kmod fuzz-smoke
 .DELETE_ON_ERROR:
 .SECONDARY: $(BPF_OBJS) $(SKELS)
@@ -175,9 +176,16 @@ $(OUTPUT)/bench/pdtbench: tests/bench/pdtbench.c
 floor:
 	$(Q)$(MAKE) -s OUTPUT=$(OUTPUT)/floor BPF_EXTRA=-DPDT_FLOOR $(OUTPUT)/floor/pdtrace
 
+# And the floor of streaming the books to user space: the smallest event per persist,
+# discard and unpin, which the reader drops (BPF_EXTRA=-DPDT_STREAM_FLOOR).
+stream-floor:
+	$(Q)$(MAKE) -s OUTPUT=$(OUTPUT)/stream-floor BPF_EXTRA=-DPDT_STREAM_FLOOR \
+		$(OUTPUT)/stream-floor/pdtrace
+
 # BENCH_ARGS: options of tests/bench/run.sh (--rounds, --secs, --only ...).
-bench: deps all floor $(OUTPUT)/bench/pdtbench
-	$(Q)tests/bench/run.sh --bin floor=$(OUTPUT)/floor/pdtrace $(BENCH_ARGS)
+bench: deps all floor stream-floor $(OUTPUT)/bench/pdtbench
+	$(Q)tests/bench/run.sh --bin floor=$(OUTPUT)/floor/pdtrace \
+		--bin stream=$(OUTPUT)/stream-floor/pdtrace $(BENCH_ARGS)
 
 deps:
 	$(Q)scripts/install-deps.sh

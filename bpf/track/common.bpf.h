@@ -120,7 +120,7 @@ extern const volatile __u64 pdt_ring_size;
  * The floor of `make bench`: the same programs on the same hooks, returning at once
  * (built with -DPDT_FLOOR into build/floor/pdtrace, never installed).
  */
-#ifdef PDT_FLOOR
+#if defined(PDT_FLOOR) || defined(PDT_STREAM_FLOOR)
 #define PDT_FLOOR_RETURN return 0
 #else
 #define PDT_FLOOR_RETURN
@@ -308,6 +308,27 @@ static __always_inline void submit(void *e)
 		bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
 }
 
+#ifdef PDT_STREAM_FLOOR
+/*
+ * The floor of any design that streams the books to user space (make bench's
+ * "stream" variant, -DPDT_STREAM_FLOOR, never installed): a persist, a discard and an
+ * umount's unpin each send the smallest event, with nothing in it the reader can use
+ * (type 0: it counts it and drops it), and every other program returns at once.
+ */
+static __always_inline int stream_floor(void *dentry)
+{
+	struct pdt_event *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+
+	if (!e)
+		return 0;
+	e->type = 0;
+	e->size = sizeof(*e);
+	e->dentry = (u64)dentry;
+	bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
+	return 0;
+}
+#endif
+
 /*
  * The kernel stack where the event happened: the dearest part of an event (an
  * unwind of up to PDT_STACK_DEPTH frames). Only events that can become findings
@@ -376,7 +397,9 @@ static __always_inline struct pdt_event_full *emit_full(void *ctx, u16 type, str
 	return e;
 }
 
-static __always_inline struct pdt_event *emit_small(u16 type, struct dentry *d)
+/* A small event (no names, path or stack); t as for fill_header(). */
+static __always_inline struct pdt_event *emit_small(u16 type, struct dentry *d,
+						    const struct pdt_task_state *t)
 {
 	struct pdt_event *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 
@@ -384,7 +407,7 @@ static __always_inline struct pdt_event *emit_small(u16 type, struct dentry *d)
 		bump(PDT_TC_LOST_EVENTS);
 		return NULL;
 	}
-	fill_header(e, type, sizeof(*e), d, task_state(false));
+	fill_header(e, type, sizeof(*e), d, t);
 	return e;
 }
 

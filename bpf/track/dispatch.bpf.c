@@ -19,6 +19,11 @@ int pdt_enter(struct pt_regs *ctx)
 {
 	void *a1 = (void *)PT_REGS_PARM1(ctx), *a2 = (void *)PT_REGS_PARM2(ctx);
 
+#ifdef PDT_STREAM_FLOOR
+	if (bpf_get_attach_cookie(ctx) == PDT_HK_PERSIST ||
+	    bpf_get_attach_cookie(ctx) == PDT_HK_DISCARD)
+		return stream_floor(a1);
+#endif
 	PDT_FLOOR_RETURN;
 	switch (bpf_get_attach_cookie(ctx)) {
 	case PDT_HK_PERSIST:

@@ -33,6 +33,10 @@ int BPF_PROG(umount_unpin, void *data, struct dentry *dentry)
 {
 	struct pdt_event *e;
 
+#ifdef PDT_STREAM_FLOOR
+	if (dentry->d_flags & persistent_bit())
+		return stream_floor(dentry);
+#endif
 	PDT_FLOOR_RETURN;
 	if (!(dentry->d_flags & persistent_bit()))
 		return 0;
@@ -44,9 +48,15 @@ int BPF_PROG(umount_unpin, void *data, struct dentry *dentry)
 			submit(f);
 		}
 	}
-	e = emit_small(PDT_EV_UNPIN, dentry);
-	if (e)
+	/*
+	 * The umount walk's own event, once per entry of the tree: no task-state lookup,
+	 * it is inside an umount by construction.
+	 */
+	e = emit_small(PDT_EV_UNPIN, dentry, NULL);
+	if (e) {
+		e->flags |= PDT_F_IN_UMOUNT;
 		submit(e);
+	}
 	return 0;
 }
 

@@ -12,7 +12,9 @@
 #   --fill N     entries in the umount benchmark's tmpfs (default 100000)
 #   --variants L comma-separated subset of base,pdt,dput,bt and the --bin names (default:
 #                base,pdt, each --bin, dput,bt; make bench adds --bin floor=build/floor/pdtrace,
-#                pdtrace whose programs return at once on the same hooks: the floor)
+#                pdtrace whose programs return at once on the same hooks: the floor, and
+#                --bin stream=build/stream-floor/pdtrace, the smallest event per persist,
+#                discard and unpin to a reader that drops it: the floor of streaming)
 #   --only L     comma-separated subset of the benchmarks (default: all)
 #   --bin NAME=PATH  another pdtrace binary, run as variant NAME (before/after
 #                figures of a change: --bin before=OLD --variants base,before,pdt)
@@ -56,7 +58,7 @@ while [ $# -gt 0 ]; do
 	--no-icount) icount=0; shift ;;
 	--bpf-stats) bpfstats=1; shift ;;
 	--smp) smp=${2:?}; shift 2 ;;
-	-h|--help) sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
 	*) die "unknown argument '$1'" ;;
 	esac
 done
