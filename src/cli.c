@@ -73,14 +73,16 @@ void pdt_parse_args(const struct argp *argp, const char *cmd, int argc, char **a
 	struct cli_ctx ctx = { name, NULL, input };
 	struct argp child = *argp;
 	const struct argp_child children[] = { { &child, 0, NULL, 0 }, {} };
-	const struct argp root = { help_options, parse_help, argp->args_doc, argp->doc, children,
-				   NULL,	 NULL };
+	const struct argp root = { help_options, parse_help, argp->args_doc,
+				   argp->doc,	 children,   argp->help_filter,
+				   NULL };
 	const struct argp_option *o;
 	int err;
 
 	/* The root argp prints the command's usage and doc; the child would repeat them. */
 	child.args_doc = NULL;
 	child.doc = NULL;
+	child.help_filter = NULL;
 	snprintf(name, sizeof(name), "pdtrace%s%s", cmd ? " " : "", cmd ? cmd : "");
 	snprintf(pfx, sizeof(pfx), "%s%s", cmd ? cmd : "", cmd ? ": " : "");
 

@@ -8,15 +8,21 @@
 #include "exit_codes.h"
 #include "log.h"
 
+/* The command table: it dispatches, and it makes the command list of --help. */
 struct command {
 	const char *name;
 	int (*fn)(int argc, char **argv);
+	const char *summary;
 };
 
 static const struct command commands[] = {
-	{ "doctor", cmd_doctor }, { "stat", cmd_stat },	  { "check", cmd_check },
-	{ "trace", cmd_trace },	  { "watch", cmd_watch }, { "record", cmd_record },
-	{ "report", cmd_report },
+	{ "check", cmd_check, "Run COMMAND, report its findings (the CI gate: exit 1 on any)" },
+	{ "trace", cmd_trace, "Trace system-wide, print findings as they happen, until Ctrl-C" },
+	{ "watch", cmd_watch, "Live per-superblock counts and findings; JSON lines, metrics" },
+	{ "record", cmd_record, "Record the tracker's events to a file, for report" },
+	{ "report", cmd_report, "Report on a recording, as check would have (any machine)" },
+	{ "stat", cmd_stat, "Count persist/discard calls per superblock while a command runs" },
+	{ "doctor", cmd_doctor, "Check that this kernel and these privileges let pdtrace trace" },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -51,18 +57,34 @@ static error_t parse_main(int key, char *arg, struct argp_state *state)
 	return ARGP_ERR_UNKNOWN;
 }
 
-static char main_doc[] =
-    "Trace persistent dentries: leaks, imbalance and illegal recursive removals.\v"
-    "Commands:\n"
-    "  doctor     Check that this kernel and these privileges let pdtrace trace\n"
-    "  stat       Count persist/discard calls per superblock while a command runs\n"
-    "  record     Record the tracker's events to a file, for report\n"
-    "  report     Report on a recording, as check would have (any machine)\n"
-    "\nRun 'pdtrace COMMAND --help' for a command's options.\n"
-    "Exit status: 0 ok, 1 findings, 2 cannot trace or bad usage, 3 incomplete data.";
+static char main_doc[] = "Trace persistent dentries: leaks, imbalance and illegal recursive "
+			 "removals.\v(commands)";
+
+/* After the options: the commands, one line each from the table, and the exit statuses. */
+static char *help_filter(int key, const char *text, void *input)
+{
+	size_t i, len;
+	char *out;
+	FILE *fp;
+
+	(void)input;
+	if (key != ARGP_KEY_HELP_POST_DOC)
+		return (char *)text;
+	fp = open_memstream(&out, &len);
+	if (!fp)
+		return (char *)text;
+	fputs("Commands:\n", fp);
+	for (i = 0; i < NCOMMANDS; i++)
+		fprintf(fp, "  %-8s %s\n", commands[i].name, commands[i].summary);
+	fputs("\nRun 'pdtrace COMMAND --help' for a command's options.\n"
+	      "Exit status: 0 ok, 1 findings, 2 cannot trace or bad usage, 3 incomplete data.",
+	      fp);
+	fclose(fp);
+	return out;
+}
 
 static const struct argp main_argp = {
-	main_options, parse_main, "COMMAND [ARGS...]", main_doc, NULL, NULL, NULL,
+	main_options, parse_main, "COMMAND [ARGS...]", main_doc, NULL, help_filter, NULL,
 };
 
 int main(int argc, char **argv)

@@ -34,7 +34,18 @@ one_line_error() { # name pattern
 run "--version" 0 --version
 grep -qx 'pdtrace 0\.1\.0' "$tmp/out" && ok "--version prints the version" || not_ok "--version prints the version" "$(cat "$tmp/out")"
 run "--help" 0 --help
-grep -q 'doctor' "$tmp/out" && grep -q 'stat' "$tmp/out" && ok "--help lists the commands" || not_ok "--help lists the commands"
+# Every command of the dispatch table (src/main.c) has its line under "Commands:", and
+# every line there is a command that answers --help.
+cp "$tmp/out" "$tmp/help"
+table=$(sed -n 's/^[[:space:]]*{ "\([a-z]*\)", cmd_[a-z]*,.*/\1/p' "$top/src/main.c")
+listed=$(sed -n '/^Commands:/,/^$/s/^  \([a-z]\{1,\}\)  *[A-Z].*/\1/p' "$tmp/help")
+[ "$(echo "$table" | wc -l)" -ge 7 ] && [ "$(echo "$table" | sort)" = "$(echo "$listed" | sort)" ] &&
+	ok "--help lists every command of the table, one line each" ||
+	not_ok "--help lists every command of the table, one line each" "table: $table" "listed: $listed"
+for c in $listed; do
+	"$bin" $c --help >"$tmp/out" 2>&1 && grep -q "^Usage: pdtrace $c " "$tmp/out" &&
+		ok "--help's '$c' answers '$c --help'" || not_ok "--help's '$c' answers '$c --help'" "$(head -3 "$tmp/out")"
+done
 run "doctor --help" 0 doctor --help
 
 run "unknown option" 2 --bogus
