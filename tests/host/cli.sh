@@ -173,6 +173,10 @@ for f in "$corpus"/rec-*.pdtrec; do
 	if command -v python3 >/dev/null; then
 		"$bin" report -f json "$f" 2>/dev/null | python3 -m json.tool >/dev/null 2>&1 &&
 			ok "report -f json $name: valid JSON" || not_ok "report -f json $name: valid JSON"
+		"$bin" report -f junit "$f" 2>/dev/null >"$tmp/j.xml"
+		python3 "$top/tests/host/junit_counts.py" "$tmp/j.xml" >"$tmp/jc" 2>&1 &&
+			ok "report -f junit $name: well-formed, one failure per case, counts right" ||
+			not_ok "report -f junit $name: well-formed, one failure per case, counts right" "$(cat "$tmp/jc")"
 	fi
 done
 run "report -o" 0 report -f json -o "$tmp/r.json" "$corpus/rec-tmpfs-clean.pdtrec"
