@@ -3,13 +3,9 @@
 #include <string.h>
 #include "text.h"
 
-/*
- * Length of the valid UTF-8 character at s (2 to 4 bytes), or 0: overlong forms,
- * surrogates, code points past U+10FFFF and the C1 controls (U+0080-U+009F, which
- * some terminals obey) do not count.
- */
-static size_t utf8_len(const unsigned char *s)
+size_t pdt_utf8_len(const char *str)
 {
+	const unsigned char *s = (const unsigned char *)str;
 	unsigned int cp, i, len;
 
 	if (s[0] >= 0xc2 && s[0] <= 0xdf)
@@ -26,9 +22,17 @@ static size_t utf8_len(const unsigned char *s)
 		cp = cp << 6 | (s[i] & 0x3f);
 	}
 	if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) || cp > 0x10ffff ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp < 0xa0)
+	    (cp >= 0xd800 && cp <= 0xdfff))
 		return 0;
 	return len;
+}
+
+/* A terminal obeys the C1 controls (U+0080-U+009F, 0xc2 0x80-0x9f) like the C0 ones. */
+static size_t printable_utf8_len(const unsigned char *s)
+{
+	size_t len = pdt_utf8_len((const char *)s);
+
+	return len == 2 && s[0] == 0xc2 && s[1] < 0xa0 ? 0 : len;
 }
 
 const char *pdt_text_esc(char *buf, size_t n, const char *s)
@@ -46,7 +50,7 @@ const char *pdt_text_esc(char *buf, size_t n, const char *s)
 		} else if (*p == '\\') {
 			len = 2;
 			memcpy(esc, "\\\\", 2);
-		} else if ((len = utf8_len(p))) {
+		} else if ((len = printable_utf8_len(p))) {
 			if (o + len >= n)
 				break;
 			memcpy(buf + o, p, len);

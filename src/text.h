@@ -14,4 +14,10 @@
  */
 const char *pdt_text_esc(char *buf, size_t n, const char *s);
 
+/*
+ * Length of the valid UTF-8 character of 2 to 4 bytes at s, or 0 (ASCII, overlong
+ * forms, surrogates, past U+10FFFF, a cut-short sequence).
+ */
+size_t pdt_utf8_len(const char *s);
+
 #endif

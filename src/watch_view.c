@@ -181,17 +181,31 @@ void watch_render_json(FILE *fp, time_t now, const struct watch_header *h,
 	fflush(fp);
 }
 
-/* Label values escape backslash, double quote and newline. */
+/*
+ * Label values are UTF-8 with backslash, double quote and newline escaped (the text
+ * exposition format). A byte that is not part of valid UTF-8 has no escape there: it
+ * becomes U+FFFD, so that a scraper never rejects the whole page over one name.
+ */
 static void prom_label(FILE *fp, const char *name, const char *v, bool last)
 {
+	size_t len;
+
 	fprintf(fp, "%s=\"", name);
-	for (; *v; v++) {
-		if (*v == '\\' || *v == '"')
-			fprintf(fp, "\\%c", *v);
-		else if (*v == '\n')
+	while (*v) {
+		if (*v == '\\' || *v == '"') {
+			fprintf(fp, "\\%c", *v++);
+		} else if (*v == '\n') {
 			fputs("\\n", fp);
-		else
-			fputc(*v, fp);
+			v++;
+		} else if (!(*v & 0x80)) {
+			fputc(*v++, fp);
+		} else if ((len = pdt_utf8_len(v))) {
+			fwrite(v, 1, len, fp);
+			v += len;
+		} else {
+			fputs("\xef\xbf\xbd", fp);
+			v++;
+		}
 	}
 	fputs(last ? "\"" : "\",", fp);
 }

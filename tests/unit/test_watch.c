@@ -184,6 +184,12 @@ static void test_prometheus(void **state)
 	assert_non_null(strstr(s, "pdtrace_lost_events_total 0\n"));
 	assert_null(strstr(s, "ramfs")); /* gone rows are not exported */
 	free(s);
+	/* A mountpoint with every kind of byte: the page stays UTF-8, escapes as the format says. */
+	strcpy(rows[0].mountpoint, "/m\\n\nl\"q\ttab\x1b[1m caf\xc3\xa9 \xff\xc3");
+	s = capture(prom);
+	assert_non_null(strstr(s, "mountpoint=\"/m\\\\n\\nl\\\"q\ttab\x1b[1m caf\xc3\xa9 "
+				  "\xef\xbf\xbd\xef\xbf\xbd\"} 5\n"));
+	free(s);
 }
 
 static void test_seed_walk(void **state)
