@@ -1,6 +1,7 @@
 # pdtrace: build one static binary with its BPF objects embedded.
 #   make            build/pdtrace
 #   make test       host unit tests + scenarios on the real kernel in a VM
+#   make check      the fast host-only suite (unit, CLI, format, fuzz corpus), no VM
 #   make vmtest     the VM scenarios only
 #   make demo       the main job on the embedded default kernel, in a VM
 #   make bench      what tracing costs: benchmarks in a VM, untraced/pdtrace/floor/bpftrace
@@ -58,7 +59,7 @@ Q := @
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
-.PHONY: all clean test unittest hosttest vmtest stress demo bench floor stream-floor deps install vmlinux-h format \
+.PHONY: all clean test check unittest hosttest vmtest stress demo bench floor stream-floor deps install vmlinux-h format \
 	check-format guest-tools kmod fuzz-smoke
 .DELETE_ON_ERROR:
 .SECONDARY: $(BPF_OBJS) $(SKELS)
@@ -154,6 +155,12 @@ unittest: $(UNIT_TESTS) $(OUTPUT)/san/pdtrace $(OUTPUT)/dyn/pdtrace
 # Everything: host unit tests, host CLI tests, VM scenarios; one summary line.
 test: deps all unittest guest-tools
 	$(Q)tests/run-all.sh
+
+# The fast suite, host only (no VM): unit tests, CLI tests, formatting, the fuzzer on
+# its corpus and 10 s of fuzzing. Under two minutes; make test runs all of it too.
+check hosttest: all unittest check-format
+	$(Q)$(MAKE) -s $(OUTPUT)/fuzz/fuzz_report
+	$(Q)FUZZ_TIME=$${FUZZ_TIME:-10} tests/run-all.sh --host
 
 # The concurrency stress scenario alone, verbose (it is also part of make test).
 stress: deps all guest-tools
