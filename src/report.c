@@ -105,7 +105,7 @@ void pdt_finding_text(FILE *fp, const struct pdt_finding *f, const struct ksyms 
 	if (f->nstack)
 		text_stack(fp, "stack", f->stack, f->nstack, k, addrs);
 	/* A superblock's books and a never-persistent dentry have no creation to show. */
-	if (!strcmp(f->rule, PDT_RULE_SB_BALANCE) || !strcmp(f->rule, PDT_RULE_DISCARD_UNPERSISTED))
+	if (!pdt_rule_table[f->rule_id].has_creation)
 		return;
 	if (f->created_seen)
 		fprintf(fp, "  made persistent by pid %u (%s)%s\n", f->created_pid,
@@ -219,12 +219,16 @@ void pdt_report_summary(FILE *fp, const struct pdt_report *r)
 			"events: findings may be missing\n",
 			r->lost_events, r->map_full, r->malformed);
 	absent = by_absence(r);
-	if (!r->complete && absent)
-		fprintf(
-		    fp,
-		    "INCOMPLETE: %llu findings rest on an event that did not come (%s, %s, %s): "
-		    "they may be artifacts of the loss and do not set the exit status\n",
-		    absent, PDT_RULE_PINNED_AFTER_UMOUNT, PDT_RULE_ORPHANED, PDT_RULE_SB_BALANCE);
+	if (!r->complete && absent) {
+		int k, n = 0;
+
+		fprintf(fp, "INCOMPLETE: %llu findings rest on an event that did not come (",
+			absent);
+		for (k = 0; k < PDT_R_MAX; k++)
+			if (pdt_rule_table[k].by_absence)
+				fprintf(fp, "%s%s", n++ ? ", " : "", pdt_rule_table[k].name);
+		fputs("): they may be artifacts of the loss and do not set the exit status\n", fp);
+	}
 	if (r->argv && r->argv[0] && r->exit_status >= 0)
 		fprintf(fp, "command: %s exited with status %d\n",
 			pdt_text_esc(cmd, sizeof(cmd), r->argv[0]), r->exit_status);

@@ -116,7 +116,8 @@ struct pdt_rules {
 	unsigned long long per_kind[PDT_KIND_MAX];
 	unsigned long long by_absence[PDT_KIND_MAX];
 	unsigned long long malformed;
-	const char *disabled[16];
+	bool off[PDT_R_MAX];		 /* rules disabled: their hooks are missing */
+	const char *disabled[PDT_R_MAX]; /* the same, in the order they were disabled */
 	size_t ndisabled;
 	pdt_finding_cb on_finding;
 	void *on_finding_ctx;
@@ -141,6 +142,48 @@ const char *pdt_origin_name(enum pdt_origin o)
 	default:
 		return "unknown";
 	}
+}
+
+const struct pdt_rule_info pdt_rule_table[PDT_R_MAX] = {
+	[PDT_R_BUSY_AT_UMOUNT] = { PDT_RULE_BUSY_AT_UMOUNT, PDT_KIND_LEAK, false, true },
+	[PDT_R_PINNED_AFTER_UMOUNT] = { PDT_RULE_PINNED_AFTER_UMOUNT, PDT_KIND_LEAK, true, true },
+	[PDT_R_ORPHANED] = { PDT_RULE_ORPHANED, PDT_KIND_LEAK, true, true },
+	[PDT_R_DISCARD_UNPERSISTED] = { PDT_RULE_DISCARD_UNPERSISTED, PDT_KIND_IMBALANCE, false,
+					false },
+	[PDT_R_PERSIST_TWICE] = { PDT_RULE_PERSIST_TWICE, PDT_KIND_IMBALANCE, false, true },
+	[PDT_R_DPUT_PERSISTENCE_REF] = { PDT_RULE_DPUT_PERSISTENCE_REF, PDT_KIND_IMBALANCE, false,
+					 true },
+	[PDT_R_SB_BALANCE] = { PDT_RULE_SB_BALANCE, PDT_KIND_IMBALANCE, true, false },
+	[PDT_R_USER_ENTRY_REMOVED] = { PDT_RULE_USER_ENTRY_REMOVED, PDT_KIND_ILLEGAL_REMOVAL, false,
+				       true },
+	[PDT_R_CREATE_IN_DEAD_DIR] = { PDT_RULE_CREATE_IN_DEAD_DIR, PDT_KIND_ILLEGAL_REMOVAL, false,
+				       true },
+	[PDT_R_EATEN_PERSISTENCE_REF] = { PDT_RULE_EATEN_PERSISTENCE_REF, PDT_KIND_IMBALANCE, false,
+					  true },
+	[PDT_R_RENAME_VICTIM_KEPT] = { PDT_RULE_RENAME_VICTIM_KEPT, PDT_KIND_LEAK, false, true },
+};
+
+/* The rule of this name, or PDT_R_MAX. */
+static enum pdt_rule_id rule_by_name(const char *name)
+{
+	int i;
+
+	for (i = 0; i < PDT_R_MAX; i++)
+		if (!strcmp(pdt_rule_table[i].name, name))
+			return (enum pdt_rule_id)i;
+	return PDT_R_MAX;
+}
+
+const char *pdt_rule_name(const char *name)
+{
+	enum pdt_rule_id id = rule_by_name(name);
+
+	return id < PDT_R_MAX ? pdt_rule_table[id].name : NULL;
+}
+
+static bool rule_enabled(const struct pdt_rules *r, enum pdt_rule_id id)
+{
+	return !r->off[id];
 }
 
 struct pdt_rules *pdt_rules_new(void)
@@ -208,8 +251,12 @@ void pdt_rules_on_new_sb(struct pdt_rules *r, pdt_sb_cb cb, void *ctx)
 
 void pdt_rules_disable(struct pdt_rules *r, const char *rule)
 {
-	if (r->ndisabled < sizeof(r->disabled) / sizeof(r->disabled[0]))
-		r->disabled[r->ndisabled++] = rule;
+	enum pdt_rule_id id = rule_by_name(rule);
+
+	if (id == PDT_R_MAX || r->off[id])
+		return;
+	r->off[id] = true;
+	r->disabled[r->ndisabled++] = pdt_rule_table[id].name;
 }
 
 size_t pdt_rules_ndisabled(const struct pdt_rules *r)
@@ -220,34 +267,6 @@ size_t pdt_rules_ndisabled(const struct pdt_rules *r)
 const char *pdt_rules_disabled(const struct pdt_rules *r, size_t i)
 {
 	return i < r->ndisabled ? r->disabled[i] : NULL;
-}
-
-const char *pdt_rule_name(const char *name)
-{
-	static const char *const rules[] = {
-		PDT_RULE_BUSY_AT_UMOUNT,     PDT_RULE_PINNED_AFTER_UMOUNT,
-		PDT_RULE_ORPHANED,	     PDT_RULE_DISCARD_UNPERSISTED,
-		PDT_RULE_PERSIST_TWICE,	     PDT_RULE_DPUT_PERSISTENCE_REF,
-		PDT_RULE_SB_BALANCE,	     PDT_RULE_USER_ENTRY_REMOVED,
-		PDT_RULE_CREATE_IN_DEAD_DIR, PDT_RULE_EATEN_PERSISTENCE_REF,
-		PDT_RULE_RENAME_VICTIM_KEPT,
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
-		if (!strcmp(rules[i], name))
-			return rules[i];
-	return NULL;
-}
-
-static bool rule_enabled(const struct pdt_rules *r, const char *rule)
-{
-	size_t i;
-
-	for (i = 0; i < r->ndisabled; i++)
-		if (!strcmp(r->disabled[i], rule))
-			return false;
-	return true;
 }
 
 size_t pdt_rules_nfindings(const struct pdt_rules *r)
@@ -282,8 +301,9 @@ unsigned long long pdt_rules_count(const struct pdt_rules *r, enum pdt_kind kind
 
 bool pdt_rule_by_absence(const char *rule)
 {
-	return !strcmp(rule, PDT_RULE_PINNED_AFTER_UMOUNT) || !strcmp(rule, PDT_RULE_ORPHANED) ||
-	       !strcmp(rule, PDT_RULE_SB_BALANCE);
+	enum pdt_rule_id id = rule_by_name(rule);
+
+	return id < PDT_R_MAX && pdt_rule_table[id].by_absence;
 }
 
 unsigned long long pdt_rules_count_by_absence(const struct pdt_rules *r, enum pdt_kind kind)
@@ -362,7 +382,7 @@ static struct pdt_sb *get_sb(struct pdt_rules *r, const struct pdt_event *h,
 	return sb;
 }
 
-static struct pdt_finding *new_finding(struct pdt_rules *r, enum pdt_kind kind, const char *rule,
+static struct pdt_finding *new_finding(struct pdt_rules *r, enum pdt_rule_id rule,
 				       struct pdt_sb *sb, const struct pdt_event *h)
 {
 	struct pdt_finding *f = &r->spill;
@@ -379,8 +399,9 @@ static struct pdt_finding *new_finding(struct pdt_rules *r, enum pdt_kind kind, 
 	if (r->nfindings < PDT_RULES_MAX_FINDINGS)
 		f = &r->findings[r->nfindings];
 	memset(f, 0, sizeof(*f));
-	f->kind = kind;
-	f->rule = rule;
+	f->kind = pdt_rule_table[rule].kind;
+	f->rule_id = rule;
+	f->rule = pdt_rule_table[rule].name;
 	if (sb) {
 		f->sb_index = (size_t)(sb - r->sbs);
 		memcpy(f->fs_type, sb->fs_type, sizeof(f->fs_type));
@@ -466,7 +487,7 @@ static void commit(struct pdt_rules *r, struct pdt_finding *f, struct pdt_sb *sb
 	else
 		r->nfindings++;
 	r->per_kind[f->kind]++;
-	if (pdt_rule_by_absence(f->rule))
+	if (pdt_rule_table[f->rule_id].by_absence)
 		r->by_absence[f->kind]++;
 	if (sb)
 		sb->findings++;
@@ -492,8 +513,8 @@ static void on_persist(struct pdt_rules *r, const struct pdt_event_full *e, stru
 	struct pdt_finding *f;
 
 	if (h->flags & PDT_F_WAS_PERSISTENT) {
-		if (!rule_enabled(r, PDT_RULE_PERSIST_TWICE) ||
-		    !(f = new_finding(r, PDT_KIND_IMBALANCE, PDT_RULE_PERSIST_TWICE, sb, h)))
+		if (!rule_enabled(r, PDT_R_PERSIST_TWICE) ||
+		    !(f = new_finding(r, PDT_R_PERSIST_TWICE, sb, h)))
 			return;
 		describe(r, f, e, d);
 		snprintf(f->message, sizeof(f->message),
@@ -505,8 +526,8 @@ static void on_persist(struct pdt_rules *r, const struct pdt_event_full *e, stru
 		commit(r, f, sb);
 		return;
 	}
-	if ((h->flags & PDT_F_PARENT_DEAD) && rule_enabled(r, PDT_RULE_CREATE_IN_DEAD_DIR) &&
-	    (f = new_finding(r, PDT_KIND_ILLEGAL_REMOVAL, PDT_RULE_CREATE_IN_DEAD_DIR, sb, h))) {
+	if ((h->flags & PDT_F_PARENT_DEAD) && rule_enabled(r, PDT_R_CREATE_IN_DEAD_DIR) &&
+	    (f = new_finding(r, PDT_R_CREATE_IN_DEAD_DIR, sb, h))) {
 		describe(r, f, e, NULL);
 		f->origin = h->origin;
 		f->created_seen = true;
@@ -548,14 +569,14 @@ static void report_orphans(struct pdt_rules *r, const struct pdt_event_full *e, 
 	size_t pos = 0;
 	struct dent *c;
 
-	if (!dir->children || !rule_enabled(r, PDT_RULE_ORPHANED))
+	if (!dir->children || !rule_enabled(r, PDT_R_ORPHANED))
 		return;
 	while ((c = u64map_next(&r->dents, &pos, NULL))) {
 		struct pdt_finding *f;
 
 		if (c->parent != dir->dentry)
 			continue;
-		f = new_finding(r, PDT_KIND_LEAK, PDT_RULE_ORPHANED, sb, &e->h);
+		f = new_finding(r, PDT_R_ORPHANED, sb, &e->h);
 		if (!f)
 			return;
 		describe(r, f, NULL, c);
@@ -579,8 +600,8 @@ static struct pdt_finding *new_eaten(struct pdt_rules *r, struct pdt_sb *sb,
 {
 	struct pdt_finding *f;
 
-	if (u64map_get(&r->eaten, dentry) || !rule_enabled(r, PDT_RULE_EATEN_PERSISTENCE_REF) ||
-	    !(f = new_finding(r, PDT_KIND_IMBALANCE, PDT_RULE_EATEN_PERSISTENCE_REF, sb, h)))
+	if (u64map_get(&r->eaten, dentry) || !rule_enabled(r, PDT_R_EATEN_PERSISTENCE_REF) ||
+	    !(f = new_finding(r, PDT_R_EATEN_PERSISTENCE_REF, sb, h)))
 		return NULL;
 	u64map_put(&r->eaten, dentry, (void *)1);
 	f->has_refcount = true;
@@ -610,8 +631,8 @@ static void on_discard(struct pdt_rules *r, const struct pdt_event_full *e, stru
 	struct pdt_finding *f;
 
 	if (!(h->flags & PDT_F_WAS_PERSISTENT)) {
-		if (!rule_enabled(r, PDT_RULE_DISCARD_UNPERSISTED) ||
-		    !(f = new_finding(r, PDT_KIND_IMBALANCE, PDT_RULE_DISCARD_UNPERSISTED, sb, h)))
+		if (!rule_enabled(r, PDT_R_DISCARD_UNPERSISTED) ||
+		    !(f = new_finding(r, PDT_R_DISCARD_UNPERSISTED, sb, h)))
 			return;
 		describe(r, f, e, NULL);
 		f->has_refcount = true;
@@ -638,8 +659,8 @@ static void on_discard(struct pdt_rules *r, const struct pdt_event_full *e, stru
 	}
 	if ((h->flags & PDT_F_IN_REMOVAL) && !(h->flags & PDT_F_IN_UMOUNT) &&
 	    d->origin == PDT_ORIGIN_USER && h->removal_root != h->dentry &&
-	    rule_enabled(r, PDT_RULE_USER_ENTRY_REMOVED) &&
-	    (f = new_finding(r, PDT_KIND_ILLEGAL_REMOVAL, PDT_RULE_USER_ENTRY_REMOVED, sb, h))) {
+	    rule_enabled(r, PDT_R_USER_ENTRY_REMOVED) &&
+	    (f = new_finding(r, PDT_R_USER_ENTRY_REMOVED, sb, h))) {
 		const struct removal *rm = u64map_get(&r->removals, h->removal_root);
 
 		describe(r, f, e, d);
@@ -662,8 +683,8 @@ static void on_dput(struct pdt_rules *r, const struct pdt_event_full *e, struct 
 	struct dent *d = u64map_get(&r->dents, e->h.dentry);
 	struct pdt_finding *f;
 
-	if (!rule_enabled(r, PDT_RULE_DPUT_PERSISTENCE_REF) ||
-	    !(f = new_finding(r, PDT_KIND_IMBALANCE, PDT_RULE_DPUT_PERSISTENCE_REF, sb, &e->h)))
+	if (!rule_enabled(r, PDT_R_DPUT_PERSISTENCE_REF) ||
+	    !(f = new_finding(r, PDT_R_DPUT_PERSISTENCE_REF, sb, &e->h)))
 		return;
 	describe(r, f, e, d);
 	f->has_refcount = true;
@@ -708,8 +729,8 @@ static void on_victim(struct pdt_rules *r, const struct pdt_event_full *e, struc
 	struct dent *d = u64map_get(&r->dents, e->h.dentry);
 	struct pdt_finding *f;
 
-	if (!rule_enabled(r, PDT_RULE_RENAME_VICTIM_KEPT) ||
-	    !(f = new_finding(r, PDT_KIND_LEAK, PDT_RULE_RENAME_VICTIM_KEPT, sb, &e->h)))
+	if (!rule_enabled(r, PDT_R_RENAME_VICTIM_KEPT) ||
+	    !(f = new_finding(r, PDT_R_RENAME_VICTIM_KEPT, sb, &e->h)))
 		return;
 	describe(r, f, e, d);
 	f->has_refcount = true;
@@ -739,8 +760,8 @@ static void on_busy(struct pdt_rules *r, const struct pdt_event_full *e, struct 
 	struct dent *d = u64map_get(&r->dents, e->h.dentry);
 	struct pdt_finding *f;
 
-	if (!rule_enabled(r, PDT_RULE_BUSY_AT_UMOUNT) ||
-	    !(f = new_finding(r, PDT_KIND_LEAK, PDT_RULE_BUSY_AT_UMOUNT, sb, &e->h)))
+	if (!rule_enabled(r, PDT_R_BUSY_AT_UMOUNT) ||
+	    !(f = new_finding(r, PDT_R_BUSY_AT_UMOUNT, sb, &e->h)))
 		return;
 	describe(r, f, e, d);
 	f->has_refcount = true;
@@ -761,8 +782,8 @@ static void on_sb_down(struct pdt_rules *r, const struct pdt_event_full *e, stru
 	while ((d = u64map_next(&r->dents, &pos, NULL))) {
 		if (d->sb != sb->sb)
 			continue;
-		if (rule_enabled(r, PDT_RULE_PINNED_AFTER_UMOUNT) &&
-		    (f = new_finding(r, PDT_KIND_LEAK, PDT_RULE_PINNED_AFTER_UMOUNT, sb, &e->h))) {
+		if (rule_enabled(r, PDT_R_PINNED_AFTER_UMOUNT) &&
+		    (f = new_finding(r, PDT_R_PINNED_AFTER_UMOUNT, sb, &e->h))) {
 			describe(r, f, NULL, d);
 			snprintf(f->message, sizeof(f->message),
 				 "still persistent after the umount of its superblock: the umount "
@@ -771,8 +792,8 @@ static void on_sb_down(struct pdt_rules *r, const struct pdt_event_full *e, stru
 		}
 		forget(r, d);
 	}
-	if (sb->live && rule_enabled(r, PDT_RULE_SB_BALANCE) &&
-	    (f = new_finding(r, PDT_KIND_IMBALANCE, PDT_RULE_SB_BALANCE, sb, &e->h))) {
+	if (sb->live && rule_enabled(r, PDT_R_SB_BALANCE) &&
+	    (f = new_finding(r, PDT_R_SB_BALANCE, sb, &e->h))) {
 		snprintf(f->path, sizeof(f->path), "/");
 		snprintf(f->message, sizeof(f->message),
 			 "made %llu, discarded %llu, unpinned at umount %llu (%llu of those made "

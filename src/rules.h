@@ -14,6 +14,36 @@
 
 enum pdt_kind { PDT_KIND_LEAK, PDT_KIND_IMBALANCE, PDT_KIND_ILLEGAL_REMOVAL, PDT_KIND_MAX };
 
+/* The rules: one row each in pdt_rule_table (rules.c). */
+enum pdt_rule_id {
+	PDT_R_BUSY_AT_UMOUNT,
+	PDT_R_PINNED_AFTER_UMOUNT,
+	PDT_R_ORPHANED,
+	PDT_R_DISCARD_UNPERSISTED,
+	PDT_R_PERSIST_TWICE,
+	PDT_R_DPUT_PERSISTENCE_REF,
+	PDT_R_SB_BALANCE,
+	PDT_R_USER_ENTRY_REMOVED,
+	PDT_R_CREATE_IN_DEAD_DIR,
+	PDT_R_EATEN_PERSISTENCE_REF,
+	PDT_R_RENAME_VICTIM_KEPT,
+	PDT_R_MAX,
+};
+
+struct pdt_rule_info {
+	const char *name; /* as reports print it */
+	enum pdt_kind kind;
+	/*
+	 * It concludes from an event that did not come (an unpin, a discard): with lost
+	 * events such a finding may be an artifact of the loss.
+	 */
+	bool by_absence;
+	/* Its finding is about one entry with a creation to show (not a superblock's books). */
+	bool has_creation;
+};
+
+extern const struct pdt_rule_info pdt_rule_table[PDT_R_MAX];
+
 /* Rule names, as reports print them. */
 #define PDT_RULE_BUSY_AT_UMOUNT "busy-at-umount"
 #define PDT_RULE_PINNED_AFTER_UMOUNT "pinned-after-umount"
@@ -37,8 +67,9 @@ enum pdt_check {
 
 struct pdt_finding {
 	enum pdt_kind kind;
-	const char *rule;
-	size_t sb_index; /* into pdt_rules_sb() */
+	enum pdt_rule_id rule_id;
+	const char *rule; /* pdt_rule_table[rule_id].name */
+	size_t sb_index;  /* into pdt_rules_sb() */
 	char fs_type[PDT_FSTYPE_LEN];
 	char s_id[PDT_SID_LEN];
 	unsigned int dev;
