@@ -26,7 +26,7 @@ ARCH := x86
 
 WARN := -Wall -Wextra -Werror
 CFLAGS ?= -g -O2
-ALL_CFLAGS := $(CFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -Iinclude -Isrc -I$(OUTPUT)
+ALL_CFLAGS := $(CFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -Iinclude -Isrc -Isrc/core -I$(OUTPUT)
 # The 7.x kernels embed anonymous structs by tag (-fms-extensions); vmlinux.h mirrors that.
 # BPF_PROG() declares ctx and every argument: unused ones are normal there.
 BPF_CFLAGS := $(BPF_EXTRA) -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) $(WARN) -fms-extensions \
@@ -43,13 +43,14 @@ LLVM_LINK ?= llvm-link
 LLC ?= llc
 BPF_OBJS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.bpf.o,$(BPF_SRCS)) $(TRACK_BCS) $(OUTPUT)/track.bpf.o
 SKELS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.skel.h,$(BPF_SRCS)) $(OUTPUT)/track.skel.h
-# Plain C that knows nothing of libbpf: linked into the unit tests too.
-CORE_SRCS := src/requirements.c src/hooks.c src/rules.c src/u64map.c src/ksyms.c src/mountinfo.c \
-	src/json.c src/text.c src/report.c src/watch_view.c src/watch_seed.c src/recfile.c src/replay.c
-APP_SRCS := $(filter-out $(CORE_SRCS),$(wildcard src/*.c))
-CORE_OBJS := $(patsubst src/%.c,$(OUTPUT)/%.o,$(CORE_SRCS))
+# src/core/: plain C that knows nothing of libbpf (the rules engine, the reports, the
+# recording format), one static library that the binary, the unit tests and the fuzzer
+# link, each built with its own flags. src/: the commands and the tracker.
+CORE_SRCS := $(wildcard src/core/*.c)
+APP_SRCS := $(wildcard src/*.c)
+CORE_LIB := $(OUTPUT)/core/libpdtcore.a
 APP_OBJS := $(patsubst src/%.c,$(OUTPUT)/%.o,$(APP_SRCS))
-HEADERS := $(wildcard include/*.h src/*.h)
+HEADERS := $(wildcard include/*.h src/*.h src/core/*.h)
 
 ifeq ($(V),1)
 Q :=
@@ -87,11 +88,20 @@ $(OUTPUT)/%.skel.h: $(OUTPUT)/%.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< > $@
 
+$(OUTPUT)/core/%.o: src/core/%.c $(wildcard src/core/*.h include/*.h)
+	$(Q)mkdir -p $(@D)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) -DPDT_VERSION_STR='"$(VERSION)"' -c $< -o $@
+
+$(CORE_LIB): $(patsubst src/core/%.c,$(OUTPUT)/core/%.o,$(CORE_SRCS))
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
 $(OUTPUT)/%.o: src/%.c $(HEADERS) $(SKELS) | $(OUTPUT)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) -DPDT_VERSION_STR='"$(VERSION)"' -c $< -o $@
 
-$(OUTPUT)/pdtrace: $(APP_OBJS) $(CORE_OBJS)
+$(OUTPUT)/pdtrace: $(APP_OBJS) $(CORE_LIB)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $^ $(STATIC_LIBS) -o $@
 
@@ -128,24 +138,34 @@ UNIT_TESTS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(wildcard tests/unit/
 # the unit tests are built with them, and so is build/san/pdtrace (dynamically linked,
 # as ASan requires), which tests/host/cli.sh runs besides the static binary.
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-SAN_OBJS := $(patsubst src/%.c,$(OUTPUT)/san/%.o,$(APP_SRCS) $(CORE_SRCS))
+SAN_CORE_LIB := $(OUTPUT)/san/core/libpdtcore.a
+SAN_OBJS := $(patsubst src/%.c,$(OUTPUT)/san/%.o,$(APP_SRCS))
 
-$(OUTPUT)/tests/%: tests/unit/%.c $(CORE_SRCS) $(HEADERS)
+$(OUTPUT)/san/core/%.o: src/core/%.c $(wildcard src/core/*.h include/*.h)
+	$(Q)mkdir -p $(@D)
+	$(call msg,CC-SAN,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -DPDT_VERSION_STR='"$(VERSION)"' -c $< -o $@
+
+$(SAN_CORE_LIB): $(patsubst src/core/%.c,$(OUTPUT)/san/core/%.o,$(CORE_SRCS))
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+$(OUTPUT)/tests/%: tests/unit/%.c $(SAN_CORE_LIB) $(HEADERS)
 	$(Q)mkdir -p $(@D)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -DPDT_SRCDIR='"$(CURDIR)"' $< $(CORE_SRCS) -lcmocka -lz -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -DPDT_SRCDIR='"$(CURDIR)"' $< $(SAN_CORE_LIB) -lcmocka -lz -o $@
 
 $(OUTPUT)/san/%.o: src/%.c $(HEADERS) $(SKELS)
 	$(Q)mkdir -p $(@D)
 	$(call msg,CC-SAN,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -DPDT_VERSION_STR='"$(VERSION)"' -c $< -o $@
 
-$(OUTPUT)/san/pdtrace: $(SAN_OBJS)
+$(OUTPUT)/san/pdtrace: $(SAN_OBJS) $(SAN_CORE_LIB)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(SAN_FLAGS) $^ -lbpf -lelf -lz -o $@
 
 # The same objects linked dynamically: valgrind cannot see through a static glibc.
-$(OUTPUT)/dyn/pdtrace: $(APP_OBJS) $(CORE_OBJS)
+$(OUTPUT)/dyn/pdtrace: $(APP_OBJS) $(CORE_LIB)
 	$(Q)mkdir -p $(@D)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $^ -lbpf -lelf -lz -o $@
@@ -207,7 +227,7 @@ install: $(OUTPUT)/pdtrace
 vmlinux-h:
 	$(Q)scripts/gen-vmlinux-h.sh vmlinux/vmlinux.h
 
-FORMAT_SRCS = bpf/*.c bpf/track/*.c bpf/track/*.h src/*.c src/*.h include/*.h tests/unit/*.c tests/vm/guest-tools/*.c \
+FORMAT_SRCS = bpf/*.c bpf/track/*.c bpf/track/*.h src/*.c src/*.h src/core/*.c src/core/*.h include/*.h tests/unit/*.c tests/vm/guest-tools/*.c \
 	tests/fuzz/*.c
 
 format:
@@ -223,15 +243,23 @@ clean:
 # The reader, rules engine and report writers: plain C, built for the fuzzer.
 FUZZ_CC ?= clang
 FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	$(WARN) -std=gnu11 -D_GNU_SOURCE -Iinclude -Isrc -DPDT_VERSION_STR='"$(VERSION)"'
-FUZZ_SRCS := src/recfile.c src/replay.c src/rules.c src/u64map.c src/ksyms.c src/mountinfo.c \
-	src/json.c src/text.c src/report.c
+	$(WARN) -std=gnu11 -D_GNU_SOURCE -Iinclude -Isrc -Isrc/core -DPDT_VERSION_STR='"$(VERSION)"'
+FUZZ_CORE_LIB := $(OUTPUT)/fuzz/core/libpdtcore.a
 FUZZ_TIME ?= 60
 
-$(OUTPUT)/fuzz/fuzz_report: tests/fuzz/fuzz_report.c $(FUZZ_SRCS) $(HEADERS)
+$(OUTPUT)/fuzz/core/%.o: src/core/%.c $(wildcard src/core/*.h include/*.h)
 	$(Q)mkdir -p $(@D)
 	$(call msg,FUZZ-CC,$@)
-	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) $< $(FUZZ_SRCS) -lz -o $@
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -c $< -o $@
+
+$(FUZZ_CORE_LIB): $(patsubst src/core/%.c,$(OUTPUT)/fuzz/core/%.o,$(CORE_SRCS))
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+$(OUTPUT)/fuzz/fuzz_report: tests/fuzz/fuzz_report.c $(FUZZ_CORE_LIB) $(HEADERS)
+	$(Q)mkdir -p $(@D)
+	$(call msg,FUZZ-CC,$@)
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) $< $(FUZZ_CORE_LIB) -lz -o $@
 
 # CI: the corpus as regression tests, then a bounded session (FUZZ_TIME seconds). TAP.
 fuzz-smoke: $(OUTPUT)/fuzz/fuzz_report

@@ -9,11 +9,7 @@
 #include <argp.h>
 #include <stdbool.h>
 #include "rules.h"
-
-#ifndef PDT_VERSION_STR
-#define PDT_VERSION_STR "unknown"
-#endif
-#define PDT_VERSION PDT_VERSION_STR
+#include "version.h"
 
 /*
  * Parse argv with argp (options in order). Handles --help/-h and --usage.

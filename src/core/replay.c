@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "cli.h"
+#include "version.h"
 #include "replay.h"
 
 static void on_event(void *ctx, const void *data, size_t size)
