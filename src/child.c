@@ -41,22 +41,44 @@ int pdt_spawn(char *const argv[], pid_t *pid)
 	return 0;
 }
 
-int pdt_wait(pid_t pid)
+static volatile sig_atomic_t forward_sig;
+
+/*
+ * SIGTERM, SIGHUP, and a SIGINT that a process sent (kill(1), a CI runner) go on to
+ * COMMAND; a SIGINT from the terminal reached COMMAND already (it is in our process
+ * group), so it is not sent twice. We stay, drain and report either way.
+ */
+static void on_forward(int sig, siginfo_t *si, void *uc)
 {
-	struct sigaction ign = { .sa_handler = SIG_IGN }, old_int, old_quit;
-	int status = 0;
+	(void)uc;
+	if (sig != SIGINT || si->si_code != SI_KERNEL)
+		forward_sig = sig;
+}
+
+int pdt_run_child(pid_t pid, void (*poll)(void *ctx), void *ctx)
+{
+	struct sigaction fwd = { .sa_sigaction = on_forward, .sa_flags = SA_SIGINFO }, old[4];
+	struct sigaction ign = { .sa_handler = SIG_IGN };
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	int status = 0, i;
 	pid_t r;
 
-	sigaction(SIGINT, &ign, &old_int);
-	sigaction(SIGQUIT, &ign, &old_quit);
-	do
-		r = waitpid(pid, &status, 0);
-	while (r < 0 && errno == EINTR);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGQUIT, &old_quit, NULL);
+	forward_sig = 0;
+	for (i = 0; i < 3; i++)
+		sigaction(sigs[i], &fwd, &old[i]);
+	sigaction(SIGQUIT, &ign, &old[3]);
+	do {
+		poll(ctx);
+		if (forward_sig) {
+			kill(pid, forward_sig);
+			forward_sig = 0;
+		}
+		r = waitpid(pid, &status, WNOHANG);
+	} while (r == 0 || (r < 0 && errno == EINTR));
+	for (i = 0; i < 3; i++)
+		sigaction(sigs[i], &old[i], NULL);
+	sigaction(SIGQUIT, &old[3], NULL);
 	if (r < 0)
 		return 255;
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return WEXITSTATUS(status);
+	return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
 }

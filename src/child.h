@@ -13,10 +13,12 @@
 int pdt_spawn(char *const argv[], pid_t *pid);
 
 /*
- * Wait for pid while SIGINT and SIGQUIT are ignored here (the terminal sends
- * them to the command too, which is what ends it). Returns the shell-style
- * status: the exit code, or 128 + signal number.
+ * Run until pid exits, calling poll(ctx) in a loop (it waits: for events, or a
+ * sleep). The one policy for COMMAND's signals: SIGTERM, SIGHUP and a SIGINT that a
+ * process sent are passed on to it (a terminal's SIGINT reached it already) and
+ * pdtrace stays to report; SIGQUIT is ignored. Returns the shell-style status: the
+ * exit code, or 128 + signal number.
  */
-int pdt_wait(pid_t pid);
+int pdt_run_child(pid_t pid, void (*poll)(void *ctx), void *ctx);
 
 #endif

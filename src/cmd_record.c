@@ -149,12 +149,13 @@ static void take_ksyms(struct recorder *rec, bool wait)
 	pdt_recw_set_ksyms(&rec->w, rec->ksyms);
 }
 
-static void on_tick(void *ctx)
+static bool on_tick(void *ctx)
 {
 	struct recorder *rec = ctx;
 
 	take_ksyms(rec, false);
 	pdt_recw_flush(&rec->w);
+	return false;
 }
 
 static void fill_meta(struct pdt_rec_meta *m, const struct pdt_tracker *t)

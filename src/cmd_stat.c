@@ -60,11 +60,20 @@ static const struct argp stat_argp = {
 	"[-- COMMAND [ARGS...]]",
 	"Count d_make_persistent() and d_make_discardable() calls per superblock, system-wide, "
 	"while COMMAND runs, for --duration, or until Ctrl-C.\v"
-	"Exit status: COMMAND's, or 2 when pdtrace cannot trace, 3 when counts are incomplete.",
+	"Exit status: COMMAND's (as perf stat does: stat wraps a command and counts, it judges "
+	"nothing), or 2 when pdtrace cannot trace, 3 when counts are incomplete.",
 	NULL,
 	NULL,
 	NULL,
 };
+
+static void nap(void *ctx)
+{
+	struct timespec ts = { .tv_sec = 0, .tv_nsec = 100 * 1000 * 1000 };
+
+	(void)ctx;
+	nanosleep(&ts, NULL);
+}
 
 static void wait_duration(double seconds)
 {
@@ -134,7 +143,8 @@ static int run_workload(const struct stat_args *a)
 	if (err)
 		pdt_die(PDT_EXIT_ERROR, "%s: cannot run '%s': %s", stat_name, a->command[0],
 			strerror(-err));
-	return pdt_wait(pid);
+	/* The counters are in the kernel: nothing to poll, the child policy is check's. */
+	return pdt_run_child(pid, nap, NULL);
 }
 
 int cmd_stat(int argc, char **argv)

@@ -14,6 +14,7 @@
 #include "output.h"
 #include "report.h"
 #include "trace_opts.h"
+#include "session.h"
 #include "stop.h"
 #include "text.h"
 #include "tracker.h"
@@ -160,27 +161,24 @@ static void print_finding(const struct pdt_finding *f, void *ctx)
 	fflush(stdout);
 }
 
-static void wait_until_stopped(struct pdt_tracker *t, double duration)
+/* Attached: say so, the way every tracking command does before its run. */
+static int on_started(struct pdt_tracker *t, void *ctx, char *err, size_t errlen)
 {
-	struct timespec start, now;
-	struct pdt_stop_guard g;
+	struct trace_ctx *tc = ctx;
 
-	pdt_stop_catch(&g);
-	clock_gettime(CLOCK_MONOTONIC, &start);
-	while (!pdt_stop_requested()) {
-		pdt_tracker_poll(t, 100);
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		if (duration > 0 &&
-		    (now.tv_sec - start.tv_sec) + (now.tv_nsec - start.tv_nsec) / 1e9 >= duration)
-			break;
-	}
-	pdt_stop_release(&g);
+	(void)err;
+	(void)errlen;
+	pdt_rules_on_finding(t->rules, print_finding, tc);
+	tc->rules = t->rules;
+	fprintf(stderr, "pdtrace: tracing persistent dentries; Ctrl-C to stop\n");
+	return 0;
 }
 
 int cmd_trace(int argc, char **argv)
 {
 	struct trace_args args = {};
 	struct trace_ctx tc = { &args, NULL, 0, NULL };
+	struct pdt_session_opts so = {};
 	struct pdt_report rep = {};
 	struct pdt_tracker t;
 	char err[300];
@@ -191,15 +189,15 @@ int cmd_trace(int argc, char **argv)
 		args.tracker.on_raw = print_event;
 		args.tracker.raw_ctx = &tc;
 	}
-	if (pdt_tracker_open(&t, &args.tracker, err, sizeof(err))) {
+	so.tracker = args.tracker;
+	so.duration = args.duration;
+	so.started = on_started;
+	so.ctx = &tc;
+	if (pdt_session_start(&t, &so, err, sizeof(err)) ||
+	    pdt_session_run(&t, &so, &status, err, sizeof(err))) {
 		pdt_tracker_close(&t);
 		pdt_die(PDT_EXIT_ERROR, "%s: %s", trace_name, err);
 	}
-	pdt_rules_on_finding(t.rules, print_finding, &tc);
-	tc.rules = t.rules;
-	fprintf(stderr, "pdtrace: tracing persistent dentries; Ctrl-C to stop\n");
-	wait_until_stopped(&t, args.duration);
-	pdt_tracker_stop(&t);
 
 	rep.exit_status = -1;
 	pdt_fill_report(&rep, &t, args.show_addresses);

@@ -24,6 +24,7 @@
 #include "mountinfo.h"
 #include "report.h"
 #include "trace_opts.h"
+#include "session.h"
 #include "stop.h"
 #include "text.h"
 #include "tracker.h"
@@ -79,6 +80,8 @@ struct watch_state {
 	char status[400];
 	bool terminal;
 	struct timespec start;
+	struct timespec last; /* the last render */
+	long done;	      /* renders since the first */
 };
 
 static volatile sig_atomic_t resized;
@@ -403,64 +406,75 @@ static bool quit_key(void)
 	return read(STDIN_FILENO, &c, 1) == 1 && (c == 'q' || c == 'Q');
 }
 
-static void run(struct watch_state *w)
+/*
+ * After each poll of the session (every 50 ms): redraw on a resize, render every
+ * interval; true to stop (the q key, --count renders done).
+ */
+static bool tick(void *ctx)
 {
-	struct timespec last;
-	long done = 0;
+	struct watch_state *w = ctx;
 
-	clock_gettime(CLOCK_MONOTONIC, &last);
-	while (!pdt_stop_requested()) {
-		if (quit_key())
-			break;
-		pdt_tracker_poll(&w->t, 50);
-		if (resized && w->terminal) {
-			resized = 0;
-			fputs("\033[2J", stdout);
-			render(w, since(&last) > 0.05 ? since(&last) : w->args->interval);
-			clock_gettime(CLOCK_MONOTONIC, &last);
-			continue;
-		}
-		if (since(&last) < w->args->interval)
-			continue;
-		render(w, since(&last));
-		clock_gettime(CLOCK_MONOTONIC, &last);
-		if (w->args->count && ++done >= w->args->count)
-			break;
+	if (quit_key())
+		return true;
+	if (resized && w->terminal) {
+		resized = 0;
+		fputs("\033[2J", stdout);
+		render(w, since(&w->last) > 0.05 ? since(&w->last) : w->args->interval);
+		clock_gettime(CLOCK_MONOTONIC, &w->last);
+		return false;
 	}
+	if (since(&w->last) < w->args->interval)
+		return false;
+	render(w, since(&w->last));
+	clock_gettime(CLOCK_MONOTONIC, &w->last);
+	return w->args->count && ++w->done >= w->args->count;
+}
+
+/* Attached: seed the counts, then show them at once. */
+static int started(struct pdt_tracker *t, void *ctx, char *err, size_t errlen)
+{
+	struct sigaction wa = { .sa_handler = on_winch };
+	struct watch_state *w = ctx;
+
+	(void)t;
+	(void)err;
+	(void)errlen;
+	pdt_rules_on_finding(w->t.rules, on_finding, w);
+	/* Attached first, then walked: nothing made meanwhile is missed (it may count twice). */
+	seed(w);
+	clock_gettime(CLOCK_MONOTONIC, &w->start);
+	w->terminal = !w->args->json && isatty(STDOUT_FILENO);
+	sigaction(SIGWINCH, &wa, NULL);
+	if (w->terminal)
+		setup_terminal();
+	render(w, w->args->interval); /* the seeded state at once */
+	clock_gettime(CLOCK_MONOTONIC, &w->last);
+	return 0;
 }
 
 int cmd_watch(int argc, char **argv)
 {
 	struct watch_args args = { .interval = 1.0, .sort = WATCH_SORT_PERSISTENT };
 	struct watch_state w = { .args = &args };
-	struct sigaction wa = { .sa_handler = on_winch };
-	struct pdt_stop_guard g;
+	struct pdt_session_opts so = {};
 	unsigned long long lost, full;
 	char err[300];
+	int status;
 
 	pdt_parse_args(&watch_argp, watch_name, argc, argv, &args);
-	if (pdt_tracker_open(&w.t, &args.tracker, err, sizeof(err))) {
+	so.tracker = args.tracker;
+	so.started = started;
+	so.tick = tick;
+	so.poll_ms = 50;
+	so.ctx = &w;
+	if (pdt_session_start(&w.t, &so, err, sizeof(err)) ||
+	    pdt_session_run(&w.t, &so, &status, err, sizeof(err))) {
 		pdt_tracker_close(&w.t);
 		pdt_die(PDT_EXIT_ERROR, "%s: %s", watch_name, err);
 	}
-	pdt_rules_on_finding(w.t.rules, on_finding, &w);
-	/* Attached first, then walked: nothing made meanwhile is missed (it may count twice). */
-	seed(&w);
-	clock_gettime(CLOCK_MONOTONIC, &w.start);
-	w.terminal = !args.json && isatty(STDOUT_FILENO);
-	pdt_stop_catch(&g);
-	sigaction(SIGWINCH, &wa, NULL);
-	if (w.terminal)
-		setup_terminal();
-	render(&w, args.interval); /* the seeded state at once */
-	run(&w);
-	pdt_tracker_stop(&w.t);
 	pdt_tracker_losses(&w.t, &lost, &full);
-	{
-		int status = pdt_exit_status(w.t.rules, pdt_fail_on_all, !lost && !full);
-
-		pdt_tracker_close(&w.t);
-		free(w.sbs);
-		return status;
-	}
+	status = pdt_exit_status(w.t.rules, pdt_fail_on_all, !lost && !full);
+	pdt_tracker_close(&w.t);
+	free(w.sbs);
+	return status;
 }

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdbool.h>
 #include <string.h>
 #include <time.h>
 #include <sys/wait.h>
@@ -17,54 +18,23 @@ int pdt_session_start(struct pdt_tracker *t, const struct pdt_session_opts *o, c
 	return o->started ? o->started(t, o->ctx, err, errlen) : 0;
 }
 
-static void poll_once(struct pdt_tracker *t, const struct pdt_session_opts *o)
+/* One wait for events, then the caller's tick: true when it asks to stop. */
+static bool poll_once(struct pdt_tracker *t, const struct pdt_session_opts *o)
 {
-	pdt_tracker_poll(t, 100);
-	if (o->tick)
-		o->tick(o->ctx);
+	pdt_tracker_poll(t, o->poll_ms ? o->poll_ms : 100);
+	return o->tick && o->tick(o->ctx);
 }
 
-static volatile sig_atomic_t forward_sig;
+struct poll_ctx {
+	struct pdt_tracker *t;
+	const struct pdt_session_opts *o;
+};
 
-/*
- * SIGTERM, SIGHUP, and a SIGINT that a process sent (kill(1), a CI runner) go on to
- * COMMAND; a SIGINT from the terminal reached COMMAND already (it is in our process
- * group), so it is not sent twice. We stay, drain and report either way.
- */
-static void on_forward(int sig, siginfo_t *si, void *uc)
+static void poll_child(void *ctx)
 {
-	(void)uc;
-	if (sig != SIGINT || si->si_code != SI_KERNEL)
-		forward_sig = sig;
-}
+	struct poll_ctx *p = ctx;
 
-/* COMMAND's shell-style status, delivering events while it runs. */
-static int run_command(struct pdt_tracker *t, const struct pdt_session_opts *o, pid_t pid)
-{
-	struct sigaction fwd = { .sa_sigaction = on_forward, .sa_flags = SA_SIGINFO }, old[4];
-	struct sigaction ign = { .sa_handler = SIG_IGN };
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
-	int status = 0, i;
-	pid_t r;
-
-	forward_sig = 0;
-	for (i = 0; i < 3; i++)
-		sigaction(sigs[i], &fwd, &old[i]);
-	sigaction(SIGQUIT, &ign, &old[3]);
-	do {
-		poll_once(t, o);
-		if (forward_sig) {
-			kill(pid, forward_sig);
-			forward_sig = 0;
-		}
-		r = waitpid(pid, &status, WNOHANG);
-	} while (r == 0 || (r < 0 && errno == EINTR));
-	for (i = 0; i < 3; i++)
-		sigaction(sigs[i], &old[i], NULL);
-	sigaction(SIGQUIT, &old[3], NULL);
-	if (r < 0)
-		return 255;
-	return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+	poll_once(p->t, p->o); /* COMMAND's end, not the tick, ends this run */
 }
 
 static double since(const struct timespec *start)
@@ -75,7 +45,7 @@ static double since(const struct timespec *start)
 	return (double)(now.tv_sec - start->tv_sec) + (now.tv_nsec - start->tv_nsec) / 1e9;
 }
 
-/* No COMMAND: until SIGINT or SIGTERM, or the duration. */
+/* No COMMAND: until SIGINT or SIGTERM, the duration, or the tick asks to stop. */
 static void wait_stopped(struct pdt_tracker *t, const struct pdt_session_opts *o)
 {
 	struct pdt_stop_guard g;
@@ -84,7 +54,8 @@ static void wait_stopped(struct pdt_tracker *t, const struct pdt_session_opts *o
 	pdt_stop_catch(&g);
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	while (!pdt_stop_requested() && !(o->duration > 0 && since(&start) >= o->duration))
-		poll_once(t, o);
+		if (poll_once(t, o))
+			break;
 	pdt_stop_release(&g);
 }
 
@@ -101,7 +72,9 @@ int pdt_session_run(struct pdt_tracker *t, const struct pdt_session_opts *o, int
 			snprintf(err, errlen, "cannot run '%s': %s", o->command[0], strerror(-rc));
 			return -1;
 		}
-		*status = run_command(t, o, pid);
+		struct poll_ctx p = { t, o };
+
+		*status = pdt_run_child(pid, poll_child, &p);
 	} else {
 		wait_stopped(t, o);
 	}

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * One traced run, the event path `check` and `record` share (so they make the
- * same findings): attach, run COMMAND or wait for SIGINT, SIGTERM or the
- * duration, then detach and drain every event into the rules engine.
+ * One traced run, the event loop every tracking command shares (check, record,
+ * trace, watch: the same findings from the same path): attach, run COMMAND or wait
+ * for SIGINT, SIGTERM, the duration or the tick's word, then detach and drain every
+ * event into the rules engine.
  */
 #ifndef PDT_SESSION_H
 #define PDT_SESSION_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include "tracker.h"
 
@@ -16,8 +18,12 @@ struct pdt_session_opts {
 	double duration; /* seconds, without COMMAND; 0: no limit */
 	/* Attached, COMMAND not started yet: 0, or -1 with a reason in err. Optional. */
 	int (*started)(struct pdt_tracker *t, void *ctx, char *err, size_t errlen);
-	/* After each poll of the ring buffer (at least every 100 ms). Optional. */
-	void (*tick)(void *ctx);
+	/*
+	 * After each poll of the ring buffer (at least every poll_ms). Without COMMAND,
+	 * true stops the run (watch's q key, its count). Optional.
+	 */
+	bool (*tick)(void *ctx);
+	int poll_ms; /* 0: 100 ms */
 	void *ctx;
 };
 
