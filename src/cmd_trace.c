@@ -101,7 +101,7 @@ static void print_event(const void *data, size_t size, void *ctx)
 	bool full = size >= sizeof(*e) && e->h.size == sizeof(*e);
 	enum pdt_origin origin;
 	const char *fs_type;
-	char dev[24], path[PDT_PATH_LEN], comm[PDT_COMM_LEN + 1];
+	char dev[24], path[PDT_FINDING_PATH_LEN], comm[PDT_COMM_LEN + 1];
 
 	tc->nevents++;
 	if (size < sizeof(e->h) || e->h.type >= PDT_EV_MAX || !event_names[e->h.type])
@@ -113,9 +113,9 @@ static void print_event(const void *data, size_t size, void *ctx)
 	 * but at the persist: the books have both.
 	 */
 	fs_type = full && e->fs_type[0] ? e->fs_type : pdt_rules_fs_type(tc->rules, e->h.sb);
-	/* A plain discard comes without its path: the books have it. */
+	/* A plain discard comes without its path, a deep one cut short: the books have it. */
 	if (full && e->path[0])
-		snprintf(path, sizeof(path), "%.*s", PDT_PATH_LEN - 1, e->path);
+		pdt_rules_event_path(tc->rules, e, path, sizeof(path));
 	else
 		pdt_rules_path(tc->rules, e->h.dentry, path, sizeof(path));
 	origin = e->h.type == PDT_EV_PERSIST ? (enum pdt_origin)e->h.origin
@@ -134,7 +134,7 @@ static void print_event(const void *data, size_t size, void *ctx)
 		pdt_json_str(stdout, comm);
 		printf("}\n");
 	} else {
-		char fs[4 * PDT_FSTYPE_LEN], pe[4 * PDT_PATH_LEN], ce[4 * PDT_COMM_LEN];
+		char fs[4 * PDT_FSTYPE_LEN], pe[4 * PDT_FINDING_PATH_LEN], ce[4 * PDT_COMM_LEN];
 
 		printf("%-8s %-8s %-12s %-32s origin=%s count=%d pid=%u comm=%s\n",
 		       event_names[e->h.type], dev,

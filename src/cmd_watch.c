@@ -354,7 +354,7 @@ static void render(struct watch_state *w, double dt)
 static void on_finding(const struct pdt_finding *f, void *ctx)
 {
 	struct watch_state *w = ctx;
-	char dev[24], fs[4 * PDT_FSTYPE_LEN], path[4 * PDT_PATH_LEN];
+	char dev[24], fs[4 * PDT_FSTYPE_LEN], path[4 * PDT_FINDING_PATH_LEN];
 
 	/* The status line goes to a terminal: names escaped (text.h). */
 	pdt_format_dev(f->dev, dev, sizeof(dev));

@@ -89,8 +89,8 @@ static void text_stack(FILE *fp, const char *title, const unsigned long long *st
 
 void pdt_finding_text(FILE *fp, const struct pdt_finding *f, const struct ksyms *k, bool addrs)
 {
-	char dev[24], fs[4 * PDT_FSTYPE_LEN], path[4 * PDT_PATH_LEN], msg[4 * sizeof(f->message)],
-	    comm[4 * PDT_COMM_LEN];
+	char dev[24], fs[4 * PDT_FSTYPE_LEN], path[4 * PDT_FINDING_PATH_LEN],
+	    msg[4 * sizeof(f->message)], comm[4 * PDT_COMM_LEN];
 
 	/* Names are whatever their makers chose: escaped (text.h), like every name here. */
 	pdt_format_dev(f->dev, dev, sizeof(dev));

@@ -39,7 +39,7 @@ static void dent_free(struct dent *d)
 
 static int dent_set_path(struct dent *d, const char *path)
 {
-	size_t len = strnlen(path, PDT_PATH_LEN - 1);
+	size_t len = strnlen(path, PDT_FINDING_PATH_LEN - 1);
 	char *p = len < d->inline_cap ? d->inline_path : malloc(len + 1);
 
 	if (!p)
@@ -52,15 +52,16 @@ static int dent_set_path(struct dent *d, const char *path)
 	return 0;
 }
 
-static struct dent *dent_new(const struct pdt_event_full *e)
+/* path: the event's, whole (event_path()). */
+static struct dent *dent_new(const struct pdt_event_full *e, const char *path)
 {
-	size_t len = strnlen(e->path, PDT_PATH_LEN - 1);
+	size_t len = strnlen(path, PDT_FINDING_PATH_LEN - 1);
 	struct dent *d = calloc(1, sizeof(*d) + len + 1);
 
 	if (!d)
 		return NULL;
 	d->inline_cap = len + 1;
-	if (dent_set_path(d, e->path))
+	if (dent_set_path(d, path))
 		goto fail;
 	d->nstack = e->nstack < PDT_STACK_DEPTH ? e->nstack : PDT_STACK_DEPTH;
 	if (d->nstack) {
@@ -442,7 +443,7 @@ static void path_append(char *out, size_t n, const char *name)
  */
 static void dent_path(const struct pdt_rules *r, const struct dent *d, char *out, size_t n)
 {
-	const struct dent *chain[PDT_PATH_DEPTH * 4];
+	const struct dent *chain[PDT_FINDING_PATH_LEN / 2]; /* "/x" a level at least */
 	size_t depth = 0;
 
 	chain[depth++] = d;
@@ -458,17 +459,54 @@ static void dent_path(const struct pdt_rules *r, const struct dent *d, char *out
 		path_append(out, n, leaf(chain[depth - 1]->path));
 }
 
+/* The BPF side cut the path short: "..." and the leaf end. */
+static bool path_cut(const char *path)
+{
+	return !strncmp(path, "...", 3);
+}
+
+/*
+ * A full event's path, whole: where the BPF side cut it short, from the books' copy
+ * of the dentry (self: not for a move, which the books have not applied yet) or of
+ * the parent it names, with the leaf the event kept.
+ */
+static void event_path(const struct pdt_rules *r, const struct pdt_event_full *e, bool self,
+		       char *out, size_t n)
+{
+	const struct dent *d;
+
+	copy_str(out, n, e->path, sizeof(e->path));
+	if (!path_cut(out))
+		return;
+	if (self && (d = u64map_get((struct u64map *)&r->dents, e->h.dentry))) {
+		dent_path(r, d, out, n);
+	} else if ((d = u64map_get((struct u64map *)&r->dents, e->h.parent))) {
+		char name[PDT_PATH_LEN];
+
+		copy_str(name, sizeof(name), leaf(e->path), sizeof(name));
+		dent_path(r, d, out, n);
+		path_append(out, n, name);
+	}
+}
+
+void pdt_rules_event_path(const struct pdt_rules *r, const struct pdt_event_full *e, char *buf,
+			  size_t n)
+{
+	if (n)
+		event_path(r, e, true, buf, n);
+}
+
 /* Fill the parts of a finding that come from a full event and a tracked dentry. */
 static void describe(const struct pdt_rules *r, struct pdt_finding *f,
 		     const struct pdt_event_full *e, const struct dent *d)
 {
 	if (e) {
-		copy_str(f->path, sizeof(f->path), e->path, sizeof(e->path));
+		event_path(r, e, true, f->path, sizeof(f->path));
 		f->nstack = e->nstack < PDT_STACK_DEPTH ? e->nstack : PDT_STACK_DEPTH;
 		memcpy(f->stack, e->stack, f->nstack * sizeof(f->stack[0]));
 	}
 	if (d) {
-		if (!f->path[0])
+		if (!f->path[0] || path_cut(f->path))
 			dent_path(r, d, f->path, sizeof(f->path));
 		f->origin = d->origin;
 		f->created_seen = true;
@@ -510,6 +548,7 @@ static void on_persist(struct pdt_rules *r, const struct pdt_event_full *e, stru
 {
 	const struct pdt_event *h = &e->h;
 	struct dent *d = u64map_get(&r->dents, h->dentry), *parent;
+	char path[PDT_FINDING_PATH_LEN];
 	struct pdt_finding *f;
 
 	if (h->flags & PDT_F_WAS_PERSISTENT) {
@@ -532,7 +571,7 @@ static void on_persist(struct pdt_rules *r, const struct pdt_event_full *e, stru
 		f->origin = h->origin;
 		f->created_seen = true;
 		f->created_pid = h->pid;
-		copy_str(f->created_comm, sizeof(f->created_comm), h->comm, sizeof(h->comm));
+		memcpy(f->created_comm, f->comm, sizeof(f->created_comm)); /* the event's */
 		f->ncreated = f->nstack;
 		memcpy(f->created, f->stack, sizeof(f->created));
 		snprintf(f->message, sizeof(f->message),
@@ -543,7 +582,8 @@ static void on_persist(struct pdt_rules *r, const struct pdt_event_full *e, stru
 	if (d) /* a stale entry: its release was lost or happened outside our hooks */
 		forget(r, d);
 	u64map_del(&r->eaten, h->dentry); /* a new life at this address */
-	d = dent_new(e);
+	event_path(r, e, false, path, sizeof(path));
+	d = dent_new(e, path);
 	if (!d || u64map_put(&r->dents, h->dentry, d)) {
 		dent_free(d);
 		return;
@@ -826,6 +866,7 @@ static size_t expected_size(unsigned int type)
 static void on_move(struct pdt_rules *r, const struct pdt_event_full *e)
 {
 	struct dent *d = u64map_get(&r->dents, e->h.dentry), *p;
+	char path[PDT_FINDING_PATH_LEN];
 
 	if (!d)
 		return;
@@ -836,7 +877,8 @@ static void on_move(struct pdt_rules *r, const struct pdt_event_full *e)
 	p = u64map_get(&r->dents, d->parent);
 	if (p)
 		p->children++;
-	dent_set_path(d, e->path); /* keeps the old path when out of memory */
+	event_path(r, e, false, path, sizeof(path));
+	dent_set_path(d, path); /* keeps the old path when out of memory */
 }
 
 static void on_removal(struct pdt_rules *r, const struct pdt_event_full *e)

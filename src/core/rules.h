@@ -65,6 +65,13 @@ enum pdt_check {
 	PDT_CHECK_BUSY,		/* differences, but the tree changed during the walk */
 };
 
+/*
+ * A finding's path is exact up to PATH_MAX: the BPF side sends at most PDT_PATH_LEN
+ * bytes and PDT_PATH_DEPTH levels (keeping the leaf end after "..."), and the rules
+ * rebuild the rest from the ancestors they track.
+ */
+#define PDT_FINDING_PATH_LEN 4096
+
 struct pdt_finding {
 	enum pdt_kind kind;
 	enum pdt_rule_id rule_id;
@@ -73,7 +80,7 @@ struct pdt_finding {
 	char fs_type[PDT_FSTYPE_LEN];
 	char s_id[PDT_SID_LEN];
 	unsigned int dev;
-	char path[PDT_PATH_LEN];
+	char path[PDT_FINDING_PATH_LEN];
 	enum pdt_origin origin;
 	bool has_refcount;
 	int refcount;
@@ -170,6 +177,12 @@ const char *pdt_check_name(enum pdt_check c);
 enum pdt_origin pdt_rules_origin(const struct pdt_rules *r, uint64_t dentry);
 /* Where the books put a dentry they hold ("" when they do not). */
 void pdt_rules_path(const struct pdt_rules *r, uint64_t dentry, char *buf, size_t n);
+/*
+ * The whole path of a full event's dentry: the event's own, or where it is cut short
+ * ("..." in front), rebuilt from the books' copy of the dentry or of its parent.
+ */
+void pdt_rules_event_path(const struct pdt_rules *r, const struct pdt_event_full *e, char *buf,
+			  size_t n);
 /* The fs type of a superblock the books know by address, or "". */
 const char *pdt_rules_fs_type(const struct pdt_rules *r, uint64_t sb);
 /* Malformed events seen. */

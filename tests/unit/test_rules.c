@@ -533,6 +533,42 @@ static void test_removal_of_user_entry(void **state)
 	pdt_rules_free(r);
 }
 
+/* What the BPF side sends for a path too deep or too long: "..." and the leaf end. */
+static const char *cut(const char *path)
+{
+	static char buf[PDT_PATH_LEN];
+	size_t len = strlen(path);
+
+	snprintf(buf, sizeof(buf), "...%.200s", len > 200 ? path + len - 200 : path);
+	return buf;
+}
+
+/* A finding's path is whole however deep: rebuilt from the tracked ancestors. */
+static void test_deep_path_is_whole(void **state)
+{
+	struct pdt_rules *r = pdt_rules_new();
+	static char want[PDT_FINDING_PATH_LEN];
+	const struct pdt_finding *f;
+	uint64_t d = 0, parent = ROOT;
+	char name[16];
+	int i;
+
+	(void)state;
+	want[0] = '\0';
+	for (i = 0; i < 110; i++) {
+		snprintf(name, sizeof(name), "/n%d", i);
+		strcat(want, name);
+		d = 0x10000 + (uint64_t)i * 0x100;
+		persist(r, d, parent, i < 24 ? want : cut(want), PDT_ORIGIN_USER, PDT_F_IS_DIR);
+		parent = d;
+	}
+	assert_true(strlen(want) > PDT_PATH_LEN);
+	feed(r, full(PDT_EV_PERSIST, d, d - 0x100, cut(want), PDT_F_WAS_PERSISTENT));
+	f = only_finding(r, PDT_KIND_IMBALANCE, PDT_RULE_PERSIST_TWICE);
+	assert_string_equal(f->path, want);
+	pdt_rules_free(r);
+}
+
 /* The root of a removal may predate the run: its path comes with the removal event. */
 static void test_removal_of_untracked_root(void **state)
 {
@@ -702,6 +738,7 @@ int main(void)
 		cmocka_unit_test(test_walk_entry_malformed),
 		cmocka_unit_test(test_removal_of_user_entry),
 		cmocka_unit_test(test_removal_of_untracked_root),
+		cmocka_unit_test(test_deep_path_is_whole),
 		cmocka_unit_test(test_removal_exemptions),
 		cmocka_unit_test(test_create_in_dead_dir),
 		cmocka_unit_test(test_disabled_rule_is_silent),

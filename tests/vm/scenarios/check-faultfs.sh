@@ -71,6 +71,18 @@ expect_eq "$?" 1 "--user-stacks: check exits 1"
 expect_grep '"path":"/kdir/u","origin":"user",[^}]*"created_stack":\["d_make_persistent+[^}]*"vfs_mkdir+' /tmp/ustk.json \
 	"--user-stacks: the creation stack of /kdir/u, from d_make_persistent through vfs_mkdir"
 
+# A path 100 levels deep (over 500 bytes: the BPF side sends 24 levels and 255 bytes):
+# every finding's path whole, in JSON and in text.
+umount $m && faultfs_mount $m && dev=$(dev_of $m)
+deep=/kdir$(i=1; while [ $i -le 100 ]; do printf '/n%d' $i; i=$((i + 1)); done)
+fault deep "mkdir -p $m$deep && echo remove kdir >$m/ctl"
+expect_eq "$(cat /tmp/deep.rc)" 1 "deep: check exits 1"
+expect_eq "$(grep -o '"rule":"user-entry-removed"' /tmp/deep.json | wc -l)" 100 "deep: 100 user entries destroyed"
+expect_eq "$(grep -o "\"path\":\"$deep\"" /tmp/deep.json | wc -l)" 1 "deep: the deepest path whole (${#deep} bytes)"
+umount $m && faultfs_mount $m && dev=$(dev_of $m)
+$PDTRACE check -o /tmp/deep.txt -- sh -c "mkdir -p $m$deep && echo remove kdir >$m/ctl" >/dev/null 2>&1
+expect_eq "$(grep -c "^illegal-removal: user-entry-removed: pdtfaultfs $dev $deep\$" /tmp/deep.txt)" 1 "deep: whole in the text report"
+
 # A legitimate removal of a kernel-only subtree (on a fresh mount) finds nothing.
 umount $m && faultfs_mount $m && dev=$(dev_of $m)
 fault kremove "echo remove kdir >$m/ctl"
