@@ -121,18 +121,22 @@ static void print_event(const void *data, size_t size, void *ctx)
 	origin = e->h.type == PDT_EV_PERSIST ? (enum pdt_origin)e->h.origin
 					     : pdt_rules_origin(tc->rules, e->h.dentry);
 	if (tc->args->format == PDT_FMT_JSON) {
-		printf(
-		    "{\"event\":\"%s\",\"dev\":\"%s\",\"pid\":%u,\"refcount\":%d,\"origin\":\"%s\"",
-		    event_names[e->h.type], dev, e->h.pid, e->h.refcount, pdt_origin_name(origin));
+		struct pdt_json j;
+
+		pdt_json_init(&j, stdout);
+		pdt_json_obj_open(&j);
+		pdt_json_kv_str(&j, "event", event_names[e->h.type]);
+		pdt_json_kv_str(&j, "dev", dev);
+		pdt_json_kv_uint(&j, "pid", e->h.pid);
+		pdt_json_kv_int(&j, "refcount", e->h.refcount);
+		pdt_json_kv_str(&j, "origin", pdt_origin_name(origin));
 		if (full) {
-			fputs(",\"fs_type\":", stdout);
-			pdt_json_str(stdout, fs_type);
-			fputs(",\"path\":", stdout);
-			pdt_json_str(stdout, path);
+			pdt_json_kv_str(&j, "fs_type", fs_type);
+			pdt_json_kv_str(&j, "path", path);
 		}
-		fputs(",\"comm\":", stdout);
-		pdt_json_str(stdout, comm);
-		printf("}\n");
+		pdt_json_kv_str(&j, "comm", comm);
+		pdt_json_obj_close(&j);
+		putchar('\n');
 	} else {
 		char fs[4 * PDT_FSTYPE_LEN], pe[4 * PDT_FINDING_PATH_LEN], ce[4 * PDT_COMM_LEN];
 
@@ -152,7 +156,10 @@ static void print_finding(const struct pdt_finding *f, void *ctx)
 	if (!tc->ksyms)
 		tc->ksyms = ksyms_load();
 	if (tc->args->format == PDT_FMT_JSON) {
-		pdt_finding_json(stdout, f, tc->ksyms, tc->args->show_addresses);
+		struct pdt_json j;
+
+		pdt_json_init(&j, stdout);
+		pdt_finding_json(&j, f, tc->ksyms, tc->args->show_addresses);
 		putchar('\n');
 	} else {
 		pdt_finding_text(stdout, f, tc->ksyms, tc->args->show_addresses);
@@ -202,12 +209,15 @@ int cmd_trace(int argc, char **argv)
 	rep.exit_status = -1;
 	pdt_fill_report(&rep, &t, args.show_addresses);
 	if (args.format == PDT_FMT_JSON) {
-		printf("{\"summary\":{\"leak\":%llu,\"imbalance\":%llu,\"illegal-removal\":%llu},"
-		       "\"complete\":%s,\"lost_events\":%llu}\n",
-		       pdt_rules_count(t.rules, PDT_KIND_LEAK),
-		       pdt_rules_count(t.rules, PDT_KIND_IMBALANCE),
-		       pdt_rules_count(t.rules, PDT_KIND_ILLEGAL_REMOVAL),
-		       rep.complete ? "true" : "false", rep.lost_events);
+		struct pdt_json j;
+
+		pdt_json_init(&j, stdout);
+		pdt_json_obj_open(&j);
+		pdt_json_summary(&j, t.rules);
+		pdt_json_kv_bool(&j, "complete", rep.complete);
+		pdt_json_kv_uint(&j, "lost_events", rep.lost_events);
+		pdt_json_obj_close(&j);
+		putchar('\n');
 	} else {
 		struct pdt_report sum = rep;
 

@@ -362,9 +362,14 @@ static void on_finding(const struct pdt_finding *f, void *ctx)
 		 f->rule, pdt_text_esc(fs, sizeof(fs), f->fs_type), dev,
 		 pdt_text_esc(path, sizeof(path), f->path));
 	if (w->args->json) {
-		fputs("{\"finding\":", stdout);
-		pdt_finding_json(stdout, f, NULL, false);
-		fputs("}\n", stdout);
+		struct pdt_json j;
+
+		pdt_json_init(&j, stdout);
+		pdt_json_obj_open(&j);
+		pdt_json_name(&j, "finding");
+		pdt_finding_json(&j, f, NULL, false);
+		pdt_json_obj_close(&j);
+		putchar('\n');
 	} else if (!w->terminal) {
 		printf("%s\n", w->status);
 	}

@@ -246,171 +246,177 @@ void pdt_report_summary(FILE *fp, const struct pdt_report *r)
 
 /* ---- JSON ----------------------------------------------------------------- */
 
-static void json_stack(FILE *fp, const unsigned long long *st, unsigned int n,
-		       const struct ksyms *k, bool addrs)
+static void json_stack(struct pdt_json *j, const char *name, const unsigned long long *st,
+		       unsigned int n, const struct ksyms *k, bool addrs)
 {
 	char sym[400];
 	unsigned int i;
-	bool first = true;
 
-	fputc('[', fp);
+	pdt_json_name(j, name);
+	pdt_json_arr_open(j);
 	for (i = 0; i < n; i++) {
 		if (ksyms_is_bpf(k, st[i]))
 			continue;
 		ksyms_format(k, st[i], addrs, sym, sizeof(sym));
-		if (!first)
-			fputc(',', fp);
-		first = false;
-		pdt_json_str(fp, sym);
+		pdt_json_string(j, sym);
 	}
-	fputc(']', fp);
+	pdt_json_arr_close(j);
 }
 
-void pdt_finding_json(FILE *fp, const struct pdt_finding *f, const struct ksyms *k, bool addrs)
+void pdt_finding_json(struct pdt_json *j, const struct pdt_finding *f, const struct ksyms *k,
+		      bool addrs)
 {
 	char dev[24];
 
 	pdt_format_dev(f->dev, dev, sizeof(dev));
-	fputs("{\"kind\":", fp);
-	pdt_json_str(fp, pdt_kind_name(f->kind));
-	fputs(",\"rule\":", fp);
-	pdt_json_str(fp, f->rule);
-	fputs(",\"fs_type\":", fp);
-	pdt_json_str(fp, f->fs_type);
-	fputs(",\"s_id\":", fp);
-	pdt_json_str(fp, f->s_id);
-	fputs(",\"dev\":", fp);
-	pdt_json_str(fp, dev);
-	fputs(",\"path\":", fp);
-	pdt_json_str(fp, f->path);
-	fputs(",\"origin\":", fp);
-	pdt_json_str(fp, pdt_origin_name(f->origin));
+	pdt_json_obj_open(j);
+	pdt_json_kv_str(j, "kind", pdt_kind_name(f->kind));
+	pdt_json_kv_str(j, "rule", f->rule);
+	pdt_json_kv_str(j, "fs_type", f->fs_type);
+	pdt_json_kv_str(j, "s_id", f->s_id);
+	pdt_json_kv_str(j, "dev", dev);
+	pdt_json_kv_str(j, "path", f->path);
+	pdt_json_kv_str(j, "origin", pdt_origin_name(f->origin));
+	pdt_json_name(j, "refcount");
 	if (f->has_refcount)
-		fprintf(fp, ",\"refcount\":%d", f->refcount);
+		pdt_json_int(j, f->refcount);
 	else
-		fputs(",\"refcount\":null", fp);
-	fprintf(fp, ",\"pid\":%u,\"comm\":", f->pid);
-	pdt_json_str(fp, f->comm);
-	fputs(",\"stack\":", fp);
-	json_stack(fp, f->stack, f->nstack, k, addrs);
-	fputs(",\"created_stack\":", fp);
-	json_stack(fp, f->created, f->ncreated, k, addrs);
+		pdt_json_null(j);
+	pdt_json_kv_uint(j, "pid", f->pid);
+	pdt_json_kv_str(j, "comm", f->comm);
+	json_stack(j, "stack", f->stack, f->nstack, k, addrs);
+	json_stack(j, "created_stack", f->created, f->ncreated, k, addrs);
+	pdt_json_name(j, "created_by");
 	if (f->created_seen) {
-		fprintf(fp, ",\"created_by\":{\"pid\":%u,\"comm\":", f->created_pid);
-		pdt_json_str(fp, f->created_comm);
-		fputc('}', fp);
+		pdt_json_obj_open(j);
+		pdt_json_kv_uint(j, "pid", f->created_pid);
+		pdt_json_kv_str(j, "comm", f->created_comm);
+		pdt_json_obj_close(j);
 	} else {
-		fputs(",\"created_by\":null", fp);
+		pdt_json_null(j);
 	}
-	fputs(",\"message\":", fp);
-	pdt_json_str(fp, f->message);
-	fputc('}', fp);
+	pdt_json_kv_str(j, "message", f->message);
+	pdt_json_obj_close(j);
 }
 
 /* One flat object (no nesting: scripts strip it with one pattern), or null for a live run. */
-static void json_recording(FILE *fp, const struct pdt_recording *rec)
+static void json_recording(struct pdt_json *j, const struct pdt_recording *rec)
 {
-	fputs(",\"recording\":", fp);
+	pdt_json_name(j, "recording");
 	if (!rec) {
-		fputs("null", fp);
+		pdt_json_null(j);
 		return;
 	}
-	fputs("{\"file\":", fp);
-	pdt_json_str(fp, rec->file);
-	fputs(",\"recorded_by\":", fp);
-	pdt_json_str(fp, rec->recorded_by);
-	fputs(",\"start\":", fp);
-	pdt_json_str(fp, rec->start);
-	fprintf(fp, ",\"events\":%llu,\"truncated\":", rec->events);
-	if (rec->truncated)
-		pdt_json_str(fp, rec->truncated);
+	pdt_json_obj_open(j);
+	pdt_json_kv_str(j, "file", rec->file);
+	pdt_json_kv_str(j, "recorded_by", rec->recorded_by);
+	pdt_json_kv_str(j, "start", rec->start);
+	pdt_json_kv_uint(j, "events", rec->events);
+	pdt_json_kv_str(j, "truncated", rec->truncated); /* NULL: null */
+	pdt_json_obj_close(j);
+}
+
+static void json_command(struct pdt_json *j, const struct pdt_report *r)
+{
+	size_t i;
+
+	pdt_json_name(j, "command");
+	if (!r->argv) {
+		pdt_json_null(j);
+		return;
+	}
+	pdt_json_obj_open(j);
+	pdt_json_name(j, "argv");
+	pdt_json_arr_open(j);
+	for (i = 0; r->argv[i]; i++)
+		pdt_json_string(j, r->argv[i]);
+	pdt_json_arr_close(j);
+	pdt_json_name(j, "exit_status");
+	if (r->exit_status >= 0)
+		pdt_json_int(j, r->exit_status);
 	else
-		fputs("null", fp);
-	fputc('}', fp);
+		pdt_json_null(j);
+	pdt_json_obj_close(j);
+}
+
+static void json_superblock(struct pdt_json *j, const struct pdt_sb *sb, const struct pdt_mount *m)
+{
+	char dev[24];
+
+	pdt_format_dev(sb->dev, dev, sizeof(dev));
+	pdt_json_obj_open(j);
+	pdt_json_kv_str(j, "fs_type", sb->fs_type);
+	pdt_json_kv_str(j, "s_id", sb->s_id);
+	pdt_json_kv_str(j, "dev", dev);
+	pdt_json_kv_str(j, "mountpoint", m && m->path[0] ? m->path : NULL);
+	pdt_json_kv_int(j, "mounts", m ? m->count : 0);
+	pdt_json_kv_uint(j, "made", sb->made);
+	pdt_json_kv_uint(j, "discarded", sb->discarded);
+	pdt_json_kv_uint(j, "unpinned_at_umount", sb->unpinned);
+	pdt_json_kv_uint(j, "adopted", sb->adopted);
+	pdt_json_kv_int(j, "persistent_now", sb->live);
+	pdt_json_kv_uint(j, "findings", sb->findings);
+	pdt_json_kv_bool(j, "unmounted", sb->unmounted);
+	pdt_json_kv_uint(j, "eaten", sb->eaten);
+	pdt_json_kv_str(j, "self_check", pdt_check_name(sb->check));
+	pdt_json_kv_uint(j, "check_entries", sb->check_entries);
+	pdt_json_kv_uint(j, "check_differences", sb->check_diffs);
+	pdt_json_kv_str(j, "check_first", sb->check_diffs ? sb->check_first : NULL);
+	pdt_json_obj_close(j);
+}
+
+/* The kinds' counts: {"leak":N,"imbalance":N,"illegal-removal":N}. */
+void pdt_json_summary(struct pdt_json *j, const struct pdt_rules *rules)
+{
+	int k;
+
+	pdt_json_name(j, "summary");
+	pdt_json_obj_open(j);
+	for (k = 0; k < PDT_KIND_MAX; k++)
+		pdt_json_kv_uint(j, pdt_kind_name((enum pdt_kind)k),
+				 pdt_rules_count(rules, (enum pdt_kind)k));
+	pdt_json_obj_close(j);
 }
 
 static void json_report(FILE *fp, const struct pdt_report *r)
 {
+	struct pdt_json j;
 	size_t i, n;
-	char dev[24];
 
-	fputs("{\"version\":", fp);
-	pdt_json_str(fp, r->version);
-	fputs(",\"kernel\":", fp);
-	pdt_json_str(fp, r->kernel);
-	fprintf(fp,
-		",\"complete\":%s,\"lost_events\":%llu,\"map_full\":%llu,\"malformed_events\":%llu",
-		r->complete ? "true" : "false", r->lost_events, r->map_full, r->malformed);
-	fprintf(fp, ",\"dput_checks_skipped\":%llu", r->dput_skipped);
-	json_recording(fp, r->recording);
-	fputs(",\"command\":", fp);
-	if (r->argv) {
-		fputs("{\"argv\":[", fp);
-		for (i = 0; r->argv[i]; i++) {
-			if (i)
-				fputc(',', fp);
-			pdt_json_str(fp, r->argv[i]);
-		}
-		if (r->exit_status >= 0)
-			fprintf(fp, "],\"exit_status\":%d}", r->exit_status);
-		else
-			fputs("],\"exit_status\":null}", fp);
-	} else {
-		fputs("null", fp);
-	}
-	fputs(",\"coverage_lost\":[", fp);
-	for (i = 0; i < r->nmissing; i++) {
-		if (i)
-			fputc(',', fp);
-		pdt_json_str(fp, r->missing[i]);
-	}
-	fputs("],\"superblocks\":[", fp);
-	for (i = 0; i < pdt_rules_nsbs(r->rules); i++) {
-		const struct pdt_sb *sb = pdt_rules_sb(r->rules, i);
-		const struct pdt_mount *m = i < r->nmounts ? &r->mounts[i] : NULL;
-
-		pdt_format_dev(sb->dev, dev, sizeof(dev));
-		fputs(i ? ",{\"fs_type\":" : "{\"fs_type\":", fp);
-		pdt_json_str(fp, sb->fs_type);
-		fputs(",\"s_id\":", fp);
-		pdt_json_str(fp, sb->s_id);
-		fputs(",\"dev\":", fp);
-		pdt_json_str(fp, dev);
-		fputs(",\"mountpoint\":", fp);
-		if (m && m->path[0])
-			pdt_json_str(fp, m->path);
-		else
-			fputs("null", fp);
-		fprintf(
-		    fp,
-		    ",\"mounts\":%d,\"made\":%llu,\"discarded\":%llu,\"unpinned_at_umount\":%llu,"
-		    "\"adopted\":%llu,\"persistent_now\":%lld,\"findings\":%llu,\"unmounted\":%s",
-		    m ? m->count : 0, sb->made, sb->discarded, sb->unpinned, sb->adopted, sb->live,
-		    sb->findings, sb->unmounted ? "true" : "false");
-		fprintf(fp, ",\"eaten\":%llu,\"self_check\":", sb->eaten);
-		pdt_json_str(fp, pdt_check_name(sb->check));
-		fprintf(fp, ",\"check_entries\":%llu,\"check_differences\":%llu,\"check_first\":",
-			sb->check_entries, sb->check_diffs);
-		if (sb->check_diffs)
-			pdt_json_str(fp, sb->check_first);
-		else
-			fputs("null", fp);
-		fputc('}', fp);
-	}
-	fprintf(fp,
-		"],\"inconsistent_superblocks\":%zu,\"unlisted_findings\":%llu,"
-		"\"findings_by_absence\":%llu,\"findings\":[",
-		pdt_rules_inconsistent(r->rules), pdt_rules_unlisted(r->rules), by_absence(r));
+	pdt_json_init(&j, fp);
+	pdt_json_obj_open(&j);
+	pdt_json_kv_str(&j, "version", r->version);
+	pdt_json_kv_str(&j, "kernel", r->kernel);
+	pdt_json_kv_bool(&j, "complete", r->complete);
+	pdt_json_kv_uint(&j, "lost_events", r->lost_events);
+	pdt_json_kv_uint(&j, "map_full", r->map_full);
+	pdt_json_kv_uint(&j, "malformed_events", r->malformed);
+	pdt_json_kv_uint(&j, "dput_checks_skipped", r->dput_skipped);
+	json_recording(&j, r->recording);
+	json_command(&j, r);
+	pdt_json_name(&j, "coverage_lost");
+	pdt_json_arr_open(&j);
+	for (i = 0; i < r->nmissing; i++)
+		pdt_json_string(&j, r->missing[i]);
+	pdt_json_arr_close(&j);
+	pdt_json_name(&j, "superblocks");
+	pdt_json_arr_open(&j);
+	for (i = 0; i < pdt_rules_nsbs(r->rules); i++)
+		json_superblock(&j, pdt_rules_sb(r->rules, i),
+				i < r->nmounts ? &r->mounts[i] : NULL);
+	pdt_json_arr_close(&j);
+	pdt_json_kv_uint(&j, "inconsistent_superblocks", pdt_rules_inconsistent(r->rules));
+	pdt_json_kv_uint(&j, "unlisted_findings", pdt_rules_unlisted(r->rules));
+	pdt_json_kv_uint(&j, "findings_by_absence", by_absence(r));
+	pdt_json_name(&j, "findings");
+	pdt_json_arr_open(&j);
 	n = pdt_rules_nfindings(r->rules);
-	for (i = 0; i < n; i++) {
-		if (i)
-			fputc(',', fp);
-		pdt_finding_json(fp, pdt_rules_finding(r->rules, i), r->ksyms, r->show_addresses);
-	}
-	fprintf(fp, "],\"summary\":{\"leak\":%llu,\"imbalance\":%llu,\"illegal-removal\":%llu}}\n",
-		pdt_rules_count(r->rules, PDT_KIND_LEAK),
-		pdt_rules_count(r->rules, PDT_KIND_IMBALANCE),
-		pdt_rules_count(r->rules, PDT_KIND_ILLEGAL_REMOVAL));
+	for (i = 0; i < n; i++)
+		pdt_finding_json(&j, pdt_rules_finding(r->rules, i), r->ksyms, r->show_addresses);
+	pdt_json_arr_close(&j);
+	pdt_json_summary(&j, r->rules);
+	pdt_json_obj_close(&j);
+	fputc('\n', fp);
 }
 
 /* ---- JUnit XML ------------------------------------------------------------ */

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include "json.h"
 #include "ksyms.h"
 #include "mountinfo.h"
 #include "rules.h"
@@ -64,7 +65,10 @@ void pdt_report_write(FILE *fp, enum pdt_format fmt, const struct pdt_report *r)
 void pdt_report_summary(FILE *fp, const struct pdt_report *r);
 /* One finding as `trace` streams it: a text block, or one JSON object on one line. */
 void pdt_finding_text(FILE *fp, const struct pdt_finding *f, const struct ksyms *k, bool addrs);
-void pdt_finding_json(FILE *fp, const struct pdt_finding *f, const struct ksyms *k, bool addrs);
+void pdt_finding_json(struct pdt_json *j, const struct pdt_finding *f, const struct ksyms *k,
+		      bool addrs);
+/* "summary":{"leak":N,"imbalance":N,"illegal-removal":N} in the object j is in. */
+void pdt_json_summary(struct pdt_json *j, const struct pdt_rules *rules);
 /* "major:minor" of a kernel-encoded dev_t. */
 void pdt_format_dev(unsigned int dev, char *buf, size_t n);
 

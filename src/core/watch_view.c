@@ -151,33 +151,52 @@ void watch_render_lines(FILE *fp, time_t now, const struct watch_header *h,
 void watch_render_json(FILE *fp, time_t now, const struct watch_header *h,
 		       const struct watch_row *rows, size_t n)
 {
+	static const char *const kinds[] = { "leak", "imbalance", "illegal-removal" };
+	struct pdt_json j;
 	char dev[24];
 	size_t i;
+	int k;
 
-	fprintf(fp, "{\"time\":%lld,\"elapsed\":%.1f,\"lost_events\":%llu,\"map_full\":%llu,",
-		(long long)now, h->elapsed, h->lost, h->map_full);
-	fprintf(fp, "\"findings\":{\"leak\":%llu,\"imbalance\":%llu,\"illegal-removal\":%llu},",
-		h->findings[0], h->findings[1], h->findings[2]);
-	fputs("\"superblocks\":[", fp);
+	pdt_json_init(&j, fp);
+	pdt_json_obj_open(&j);
+	pdt_json_kv_int(&j, "time", (long long)now);
+	pdt_json_name(&j, "elapsed");
+	pdt_json_double(&j, "%.1f", h->elapsed);
+	pdt_json_kv_uint(&j, "lost_events", h->lost);
+	pdt_json_kv_uint(&j, "map_full", h->map_full);
+	pdt_json_name(&j, "findings");
+	pdt_json_obj_open(&j);
+	for (k = 0; k < 3; k++)
+		pdt_json_kv_uint(&j, kinds[k], h->findings[k]);
+	pdt_json_obj_close(&j);
+	pdt_json_name(&j, "superblocks");
+	pdt_json_arr_open(&j);
 	for (i = 0; i < n; i++) {
 		const struct watch_row *r = &rows[i];
 
 		pdt_format_dev(r->dev, dev, sizeof(dev));
-		fputs(i ? ",{\"fs_type\":" : "{\"fs_type\":", fp);
-		pdt_json_str(fp, r->fs_type);
-		fputs(",\"s_id\":", fp);
-		pdt_json_str(fp, r->s_id);
-		fprintf(fp, ",\"dev\":\"%s\",\"mountpoint\":", dev);
-		pdt_json_str(fp, r->mountpoint);
-		fprintf(fp,
-			",\"mounts\":%d,\"persistent\":%lld,\"made\":%llu,\"discarded\":%llu,"
-			"\"unpinned\":%llu,\"findings\":%llu,\"made_per_s\":%.1f,"
-			"\"discarded_per_s\":%.1f,\"seeded\":%s,\"unmounted\":%s}",
-			r->nmounts, r->persistent, r->made, r->discarded, r->unpinned, r->findings,
-			r->made_rate, r->discarded_rate, r->seeded ? "true" : "false",
-			r->gone ? "true" : "false");
+		pdt_json_obj_open(&j);
+		pdt_json_kv_str(&j, "fs_type", r->fs_type);
+		pdt_json_kv_str(&j, "s_id", r->s_id);
+		pdt_json_kv_str(&j, "dev", dev);
+		pdt_json_kv_str(&j, "mountpoint", r->mountpoint);
+		pdt_json_kv_int(&j, "mounts", r->nmounts);
+		pdt_json_kv_int(&j, "persistent", r->persistent);
+		pdt_json_kv_uint(&j, "made", r->made);
+		pdt_json_kv_uint(&j, "discarded", r->discarded);
+		pdt_json_kv_uint(&j, "unpinned", r->unpinned);
+		pdt_json_kv_uint(&j, "findings", r->findings);
+		pdt_json_name(&j, "made_per_s");
+		pdt_json_double(&j, "%.1f", r->made_rate);
+		pdt_json_name(&j, "discarded_per_s");
+		pdt_json_double(&j, "%.1f", r->discarded_rate);
+		pdt_json_kv_bool(&j, "seeded", r->seeded);
+		pdt_json_kv_bool(&j, "unmounted", r->gone);
+		pdt_json_obj_close(&j);
 	}
-	fputs("]}\n", fp);
+	pdt_json_arr_close(&j);
+	pdt_json_obj_close(&j);
+	fputc('\n', fp);
 	fflush(fp);
 }
 

@@ -147,6 +147,41 @@ static void test_json_str(void **state)
 	free(buf);
 }
 
+/* The writer places every comma and colon: nesting, empty containers, null strings. */
+static void test_json_writer(void **state)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+	struct pdt_json j;
+
+	(void)state;
+	pdt_json_init(&j, fp);
+	pdt_json_obj_open(&j);
+	pdt_json_kv_str(&j, "a", "x\"y");
+	pdt_json_name(&j, "b");
+	pdt_json_arr_open(&j);
+	pdt_json_uint(&j, 1);
+	pdt_json_obj_open(&j);
+	pdt_json_kv_bool(&j, "t", true);
+	pdt_json_kv_str(&j, "n", NULL);
+	pdt_json_obj_close(&j);
+	pdt_json_arr_open(&j);
+	pdt_json_arr_close(&j);
+	pdt_json_int(&j, -2);
+	pdt_json_arr_close(&j);
+	pdt_json_name(&j, "c");
+	pdt_json_obj_open(&j);
+	pdt_json_obj_close(&j);
+	pdt_json_name(&j, "d");
+	pdt_json_double(&j, "%.1f", 2.25);
+	pdt_json_obj_close(&j);
+	fclose(fp);
+	assert_string_equal(buf, "{\"a\":\"x\\\"y\",\"b\":[1,{\"t\":true,\"n\":null},[],-2],"
+				 "\"c\":{},\"d\":2.2}");
+	free(buf);
+}
+
 static void test_json_report(void **state)
 {
 	char *s = render(PDT_FMT_JSON, false, true);
@@ -294,6 +329,7 @@ int main(void)
 		cmocka_unit_test(test_ksyms),
 		cmocka_unit_test(test_mountinfo),
 		cmocka_unit_test(test_json_str),
+		cmocka_unit_test(test_json_writer),
 		cmocka_unit_test(test_json_report),
 		cmocka_unit_test(test_text_report),
 		cmocka_unit_test(test_junit_report),
