@@ -24,6 +24,7 @@
 #include "mountinfo.h"
 #include "report.h"
 #include "trace_opts.h"
+#include "output.h"
 #include "session.h"
 #include "stop.h"
 #include "text.h"
@@ -462,7 +463,7 @@ int cmd_watch(int argc, char **argv)
 	struct watch_args args = { .interval = 1.0, .sort = WATCH_SORT_PERSISTENT };
 	struct watch_state w = { .args = &args };
 	struct pdt_session_opts so = {};
-	unsigned long long lost, full;
+	struct pdt_report rep = {};
 	char err[300];
 	int status;
 
@@ -477,8 +478,8 @@ int cmd_watch(int argc, char **argv)
 		pdt_tracker_close(&w.t);
 		pdt_die(PDT_EXIT_ERROR, "%s: %s", watch_name, err);
 	}
-	pdt_tracker_losses(&w.t, &lost, &full);
-	status = pdt_exit_status(w.t.rules, pdt_fail_on_all, !lost && !full);
+	pdt_fill_report(&rep, &w.t, false); /* its completeness: the rule every command uses */
+	status = pdt_report_status(&rep, pdt_fail_on_all);
 	pdt_tracker_close(&w.t);
 	free(w.sbs);
 	return status;

@@ -43,8 +43,7 @@ void pdt_fill_report(struct pdt_report *rep, struct pdt_tracker *t, bool show_ad
 	rep->kernel = t->release;
 	rep->rules = t->rules;
 	rep->malformed = pdt_rules_malformed(t->rules);
-	rep->complete = !rep->lost_events && !rep->map_full && !rep->malformed &&
-			!pdt_rules_inconsistent(t->rules);
+	rep->complete = pdt_report_complete(rep, false);
 	rep->mounts = t->mounts;
 	rep->nmounts = t->nmounts;
 	rep->missing = (const char *const *)t->missing;

@@ -85,11 +85,10 @@ void pdt_replay_fill_report(struct pdt_replay *rp, struct pdt_report *rep, const
 	rep->lost_events = rec->end.lost_events;
 	rep->map_full = rec->end.map_full;
 	rep->malformed = pdt_rules_malformed(rp->rules);
-	rep->complete = rec->has_end && !rec->truncated && !rep->lost_events && !rep->map_full &&
-			!rep->malformed && !pdt_rules_inconsistent(rp->rules);
 	rep->argv = rec->argv;
 	rep->exit_status = rec->has_end ? rec->end.exit_status : -1;
 	rep->rules = rp->rules;
+	rep->complete = pdt_report_complete(rep, !rec->has_end || rec->truncated);
 	rep->mounts = rp->mounts;
 	rep->nmounts = rp->nmounts;
 	rep->missing = (const char *const *)rec->coverage;

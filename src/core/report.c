@@ -32,16 +32,22 @@ static unsigned long long by_absence(const struct pdt_report *r)
 
 const bool pdt_fail_on_all[PDT_KIND_MAX] = { [0 ... PDT_KIND_MAX - 1] = true };
 
-int pdt_exit_status(const struct pdt_rules *r, const bool fail_on[PDT_KIND_MAX], bool complete)
+static int exit_status(const struct pdt_rules *r, const bool fail_on[PDT_KIND_MAX], bool complete)
 {
 	if (pdt_rules_fail(r, fail_on, complete))
 		return PDT_EXIT_FINDINGS;
 	return complete ? PDT_EXIT_OK : PDT_EXIT_INCOMPLETE;
 }
 
+bool pdt_report_complete(const struct pdt_report *r, bool truncated)
+{
+	return !truncated && !r->lost_events && !r->map_full && !r->malformed &&
+	       !pdt_rules_inconsistent(r->rules);
+}
+
 int pdt_report_status(const struct pdt_report *r, const bool fail_on[PDT_KIND_MAX])
 {
-	return pdt_exit_status(r->rules, fail_on, r->complete);
+	return exit_status(r->rules, fail_on, r->complete);
 }
 
 int pdt_mounts_append(struct pdt_mount **v, size_t *n, size_t *cap,

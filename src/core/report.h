@@ -52,9 +52,13 @@ int pdt_parse_format(const char *s, enum pdt_format *fmt);
  * incomplete data, only findings observed directly: pdt_rules_fail()), else 3 when
  * the data is incomplete, else 0.
  */
+/*
+ * The one completeness rule, for every command: nothing lost, no map insertion
+ * refused, no malformed event, the self-check found the books consistent, and (for a
+ * recording) the file whole. r's counters and rules must be set.
+ */
+bool pdt_report_complete(const struct pdt_report *r, bool truncated);
 int pdt_report_status(const struct pdt_report *r, const bool fail_on[PDT_KIND_MAX]);
-/* The same rule where there is no report (watch): the findings so far, and completeness. */
-int pdt_exit_status(const struct pdt_rules *r, const bool fail_on[PDT_KIND_MAX], bool complete);
 /* fail_on for commands that fail on any finding (trace, watch). */
 extern const bool pdt_fail_on_all[PDT_KIND_MAX];
 /* Append the mount of dev (looked up in ix) to mounts kept parallel to the superblocks. */
