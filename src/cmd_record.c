@@ -20,6 +20,7 @@
 #include "log.h"
 #include "mountinfo.h"
 #include "recfile.h"
+#include "output.h"
 #include "session.h"
 #include "trace_opts.h"
 
@@ -268,11 +269,7 @@ int cmd_record(int argc, char **argv)
 	int status;
 
 	pdt_parse_args(&record_argp, record_name, argc, argv, &args);
-	/* O_NOFOLLOW: a symlink planted in a shared directory must not redirect us. */
-	rec.w.fd = open(args.output, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (rec.w.fd < 0)
-		pdt_die(PDT_EXIT_ERROR, "%s: cannot write '%s': %s", record_name, args.output,
-			strerror(errno));
+	rec.w.fd = pdt_create_file(record_name, args.output, 0600);
 	rec.path = args.output;
 	rec.command = args.command;
 	session_opts(&so, &args, &rec);

@@ -8,18 +8,23 @@
 #include "log.h"
 #include "output.h"
 
+int pdt_create_file(const char *cmd, const char *path, mode_t mode)
+{
+	/* O_NOFOLLOW: a symlink planted in a shared directory must not redirect us. */
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, mode);
+
+	if (fd < 0)
+		pdt_die(PDT_EXIT_ERROR, "%s: cannot write '%s': %s", cmd, path, strerror(errno));
+	return fd;
+}
+
 FILE *pdt_open_output(const char *cmd, const char *path)
 {
 	FILE *fp;
-	int fd;
 
 	if (!path || !strcmp(path, "-"))
 		return stdout;
-	/* O_NOFOLLOW: a symlink planted in a shared directory must not redirect us. */
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (fd < 0)
-		pdt_die(PDT_EXIT_ERROR, "%s: cannot write '%s': %s", cmd, path, strerror(errno));
-	fp = fdopen(fd, "w");
+	fp = fdopen(pdt_create_file(cmd, path, 0644), "w");
 	if (!fp)
 		pdt_die(PDT_EXIT_ERROR, "%s: cannot write '%s': %s", cmd, path, strerror(errno));
 	return fp;

@@ -5,10 +5,13 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <sys/types.h>
 #include "report.h"
 #include "tracker.h"
 
-/* stdout for NULL or "-"; else create FILE without following a symlink. Exits 2 on error. */
+/* Create (or truncate) path for writing, never through a symlink; exits 2 on error. */
+int pdt_create_file(const char *cmd, const char *path, mode_t mode);
+/* stdout for NULL or "-"; else pdt_create_file() as a stream. Exits 2 on error. */
 FILE *pdt_open_output(const char *cmd, const char *path);
 /* Flush and close; exits 2 when the report could not be written whole. */
 void pdt_close_output(const char *cmd, FILE *fp, const char *path);
