@@ -43,34 +43,15 @@ static void on_new_sb(const struct pdt_sb *sb, void *ctx)
 
 const char *pdt_check_kernel(struct pdt_facts *f, char *err, size_t errlen)
 {
-	size_t i;
+	struct pdt_verdict v;
 
+	/* Doctor's verdict, in doctor's words: its first problem is the command's error. */
 	pdt_gather_facts(f);
-	if (f->btf_err) {
-		snprintf(err, errlen, "kernel %s has no BTF (/sys/kernel/btf/vmlinux): unsupported",
-			 f->release);
-		return err;
-	}
-	for (i = 0; i < pdt_nhooks; i++)
-		if (pdt_hooks[i].required && f->funcs[i] != PDT_FUNC_PRESENT) {
-			snprintf(err, errlen,
-				 "kernel %s lacks the persistent-dentry API: no BTF function %s()",
-				 f->release, pdt_hooks[i].func);
-			return err;
-		}
-	if (!f->persistent_flag) {
-		snprintf(err, errlen,
-			 "kernel %s lacks the persistent-dentry API: no DCACHE_PERSISTENT in enum "
-			 "dentry_flags",
-			 f->release);
-		return err;
-	}
-	if (!f->cap_sys_admin && !(f->cap_bpf && f->cap_perfmon)) {
-		snprintf(err, errlen,
-			 "insufficient privileges: run as root or with CAP_BPF and CAP_PERFMON");
-		return err;
-	}
-	return NULL;
+	pdt_evaluate(f, &v);
+	if (v.can_trace)
+		return NULL;
+	snprintf(err, errlen, "%s", v.nproblems ? v.problems[0] : "pdtrace cannot trace here");
+	return err;
 }
 
 static void note_missing(struct pdt_tracker *t, const struct pdt_hook *h)

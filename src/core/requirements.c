@@ -162,8 +162,12 @@ static void eval_attach(const struct pdt_facts *f, struct pdt_verdict *v)
 {
 	const char *lock = f->lockdown[0] ? f->lockdown : "not reported";
 
+	/*
+	 * Doctor tries the attach whenever everything above passed; the commands do not
+	 * (they attach for real and say why not): an attach not tried decides nothing.
+	 */
 	if (!f->attach_tried) {
-		add_row(v, "fentry attach", PDT_ST_SKIPPED, true,
+		add_row(v, "fentry attach", PDT_ST_SKIPPED, false,
 			"not tried: a requirement above failed");
 		return;
 	}

@@ -118,7 +118,7 @@ for cmd in stat report doctor; do
 done
 if ! grep -qw d_make_persistent /proc/kallsyms 2>/dev/null; then
 	run "check on a kernel without the API" 2 check -- true
-	one_line_error "check on a kernel without the API" "check: kernel .* lacks the persistent-dentry API: no BTF function d_make_persistent()"
+	one_line_error "check on a kernel without the API" "check: kernel .* lacks the persistent-dentry API (missing from its BTF: d_make_persistent(), "
 	# Good values get past the parser (and then to the kernel, which lacks the API).
 	run "check with good tracing options" 2 check --ringbuf-pages 1 --dput --no-self-check --user-stacks -- true
 	one_line_error "check with good tracing options" "check: kernel .* lacks the persistent-dentry API"

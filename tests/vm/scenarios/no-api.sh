@@ -15,6 +15,7 @@ for cmd in "check -- true" "trace -d 1" "watch -n 1" "stat -- true"; do
 	$PDTRACE $cmd >/tmp/c.out 2>/tmp/c.err
 	expect_eq "$?" 2 "$cmd: exit status"
 	expect_eq "$(wc -l </tmp/c.err)" 1 "$cmd: one line on stderr"
-	expect_grep "^pdtrace: ${cmd%% *}: kernel $(uname -r) lacks the persistent-dentry API: no BTF function d_make_persistent()$" /tmp/c.err "$cmd: the line names the missing function"
+	# doctor's problem line, word for word: one verdict, in one set of words
+	expect_grep "^pdtrace: ${cmd%% *}: kernel $(uname -r) lacks the persistent-dentry API (missing from its BTF: d_make_persistent(), d_make_discardable(), DCACHE_PERSISTENT)$" /tmp/c.err "$cmd: doctor's line, naming what is missing"
 done
 finish
