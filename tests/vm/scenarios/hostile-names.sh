@@ -2,7 +2,8 @@
 # 0x7f, quotes, a backslash, <&>, bytes that are not UTF-8 and 255 bytes, on a tmpfs
 # mounted at a directory whose own name holds an escape sequence and a tab: every
 # line of trace -v's JSON and check's JSON pass a strict parser (pdt-jsonck), and no
-# control byte or non-ASCII byte reaches a terminal from the text outputs.
+# control byte or non-ASCII byte reaches a terminal from the text outputs; the same for
+# watch (lines, JSON, the Prometheus file) and for record + report.
 # timeout: 240
 . /lib.sh
 m=$(printf '/mnt/h\033[31mred\ttab')
@@ -54,5 +55,30 @@ expect_grep '"path":"/q\\"b\\\\s"' /tmp/hn-trace.json "trace -v JSON: quote and 
 expect_eq "$(raw /tmp/hn-trace.text)" 0 "trace -v text: no control byte reaches the terminal"
 expect_eq "$(grep -c '^persist ' /tmp/hn-trace.text)" $n_made "trace -v text: one line per persist"
 expect_grep '/d\\x1b\]0;title\\x07/f\\x0ax' /tmp/hn-trace.text "trace -v text: a nested path escaped"
+# watch: lines, JSON and the Prometheus file, with the hostile mountpoint in each.
+for mode in lines json; do
+	opt=; [ $mode = json ] && opt=--json
+	$PDTRACE watch -i 0.3 -n 3 $opt --prometheus /tmp/hn.prom >/tmp/hn-watch.$mode 2>/dev/null
+	echo "watch $mode: exit $?"
+done
+pdt-jsonck --lines /tmp/hn-watch.json && pass "watch --json: every line valid" ||
+	fail "watch --json: a line is not valid"
+expect_grep '"mountpoint":"/mnt/h\\u001b\[31mred\\u0009tab"' /tmp/hn-watch.json "watch --json: the mountpoint escaped"
+expect_eq "$(raw /tmp/hn-watch.lines)" 0 "watch lines: no control byte reaches the terminal"
+expect_grep ' /mnt/h\\x1b\[31mred\\x09tab ' /tmp/hn-watch.lines "watch lines: the mountpoint escaped"
+# Prometheus: UTF-8, and a tab or escape inside a label value is legal there, a newline is not.
+expect_grep 'mountpoint="/mnt/h.\[31mred	tab"' /tmp/hn.prom "Prometheus: the mountpoint in its label"
+expect_eq "$(grep -c '^pdtrace_' /tmp/hn.prom)" "$(grep -c '^pdtrace_[a-z_]*\({[^}]*}\)\? [0-9]*$' /tmp/hn.prom)" \
+	"Prometheus: every sample line is one line, labels closed"
+
+# record and report: the recording carries the names; report prints them safely.
+$PDTRACE record -o /tmp/hn.pdtrec -- sh /tmp/hn.sh "$m" >/dev/null 2>&1
+expect_eq "$?" 0 "record: exit 0"
+$PDTRACE report /tmp/hn.pdtrec >/tmp/hn-rep.txt 2>&1
+expect_eq "$?" 0 "report text: exit 0"
+expect_eq "$(raw /tmp/hn-rep.txt)" 0 "report text: no control byte reaches the terminal"
+$PDTRACE report -f json /tmp/hn.pdtrec >/tmp/hn-rep.json 2>&1
+pdt-jsonck /tmp/hn-rep.json && pass "report JSON: valid" || fail "report JSON: not valid"
+expect_grep "\"made\":$n_made,\"discarded\":$n_made," /tmp/hn-rep.json "report JSON: the same books as check"
 umount "$m"
 finish
