@@ -89,7 +89,7 @@ int cmd_check(int argc, char **argv)
 	struct check_args args = { .fail_on = { true, true, true } };
 	struct pdt_session_opts so = {};
 	struct pdt_report rep = {};
-	struct pdt_tracker t;
+	struct pdt_tracker *t = pdt_tracker_new();
 	char err[300];
 	FILE *out;
 	int status;
@@ -98,19 +98,19 @@ int cmd_check(int argc, char **argv)
 	out = pdt_open_output(check_name, args.output);
 	so.tracker = args.tracker;
 	so.command = args.command;
-	if (pdt_session_start(&t, &so, err, sizeof(err)) ||
-	    pdt_session_run(&t, &so, &status, err, sizeof(err))) {
-		pdt_tracker_close(&t);
+	if (pdt_session_start(t, &so, err, sizeof(err)) ||
+	    pdt_session_run(t, &so, &status, err, sizeof(err))) {
+		pdt_tracker_close(t);
 		pdt_die(PDT_EXIT_ERROR, "%s: %s", check_name, err);
 	}
 
 	rep.exit_status = status;
 	rep.argv = args.command;
-	pdt_fill_report(&rep, &t, args.show_addresses);
+	pdt_fill_report(&rep, t, args.show_addresses);
 	pdt_report_write(out, args.format, &rep);
 	pdt_close_output(check_name, out, args.output);
 
 	status = pdt_report_status(&rep, args.fail_on);
-	pdt_tracker_close(&t);
+	pdt_tracker_close(t);
 	return status;
 }

@@ -165,7 +165,7 @@ static void fill_meta(struct pdt_rec_meta *m, const struct pdt_tracker *t)
 
 	memset(m, 0, sizeof(*m));
 	snprintf(m->version, sizeof(m->version), "%s", PDT_VERSION);
-	snprintf(m->release, sizeof(m->release), "%s", t->release);
+	snprintf(m->release, sizeof(m->release), "%s", pdt_tracker_release(t));
 	if (!uname(&u))
 		snprintf(m->machine, sizeof(m->machine), "%s", u.machine);
 	m->start_ns = now_ns(CLOCK_REALTIME);
@@ -177,18 +177,19 @@ static void fill_meta(struct pdt_rec_meta *m, const struct pdt_tracker *t)
 /* What report needs before the first event: who recorded, what is off, the command. */
 static int write_head(struct recorder *rec, struct pdt_tracker *t)
 {
+	const struct pdt_rules *rules = pdt_tracker_rules(t);
 	const char *rules_off[PDT_REC_MAX_RULES_OFF];
+	size_t i, n = 0, len = 0, nmissing;
+	const char *const *missing = pdt_tracker_missing(t, &nmissing);
 	struct pdt_rec_meta m;
-	size_t i, n = 0, len = 0;
 	char *mounts;
 
 	fill_meta(&m, t);
-	for (i = 0; i < pdt_rules_ndisabled(t->rules) && n < PDT_REC_MAX_RULES_OFF; i++)
-		rules_off[n++] = pdt_rules_disabled(t->rules, i);
+	for (i = 0; i < pdt_rules_ndisabled(rules) && n < PDT_REC_MAX_RULES_OFF; i++)
+		rules_off[n++] = pdt_rules_disabled(rules, i);
 	if (pdt_recw_open(&rec->w, rec->w.fd, &m) ||
 	    pdt_recw_strings(&rec->w, PDT_REC_RULES_OFF, rules_off, n) ||
-	    pdt_recw_strings(&rec->w, PDT_REC_COVERAGE, (const char *const *)t->missing,
-			     t->nmissing))
+	    pdt_recw_strings(&rec->w, PDT_REC_COVERAGE, missing, nmissing))
 		return -1;
 	for (n = 0; rec->command && rec->command[n]; n++)
 		;
@@ -232,7 +233,7 @@ static void finish(struct recorder *rec, struct pdt_tracker *t, int status,
 	e.lost_events = *lost;
 	e.map_full = *full;
 	e.exit_status = status;
-	pdt_recw_close(&rec->w, t->ksyms, &e);
+	pdt_recw_close(&rec->w, pdt_tracker_ksyms(t), &e);
 }
 
 /* Fail before tracing: the half-made file is of no use to anyone. */
@@ -263,7 +264,7 @@ int cmd_record(int argc, char **argv)
 	struct record_args args = {};
 	struct recorder rec = {};
 	struct pdt_session_opts so;
-	struct pdt_tracker t;
+	struct pdt_tracker *t = pdt_tracker_new();
 	unsigned long long lost, full, malformed;
 	char err[300];
 	int status;
@@ -273,12 +274,12 @@ int cmd_record(int argc, char **argv)
 	rec.path = args.output;
 	rec.command = args.command;
 	session_opts(&so, &args, &rec);
-	if (pdt_session_start(&t, &so, err, sizeof(err)) ||
-	    pdt_session_run(&t, &so, &status, err, sizeof(err)))
-		give_up(&rec, &t, err);
-	finish(&rec, &t, status, &lost, &full);
-	malformed = pdt_rules_malformed(t.rules);
-	pdt_tracker_close(&t);
+	if (pdt_session_start(t, &so, err, sizeof(err)) ||
+	    pdt_session_run(t, &so, &status, err, sizeof(err)))
+		give_up(&rec, t, err);
+	finish(&rec, t, status, &lost, &full);
+	malformed = pdt_rules_malformed(pdt_tracker_rules(t));
+	pdt_tracker_close(t);
 	ksyms_free(rec.ksyms);
 	if (rec.w.err || close(rec.w.fd))
 		pdt_die(PDT_EXIT_ERROR, "%s: error writing '%s' at byte %llu: %s", record_name,

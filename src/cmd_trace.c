@@ -175,8 +175,8 @@ static int on_started(struct pdt_tracker *t, void *ctx, char *err, size_t errlen
 
 	(void)err;
 	(void)errlen;
-	pdt_rules_on_finding(t->rules, print_finding, tc);
-	tc->rules = t->rules;
+	pdt_rules_on_finding(pdt_tracker_rules(t), print_finding, tc);
+	tc->rules = pdt_tracker_rules(t);
 	fprintf(stderr, "pdtrace: tracing persistent dentries; Ctrl-C to stop\n");
 	return 0;
 }
@@ -187,7 +187,7 @@ int cmd_trace(int argc, char **argv)
 	struct trace_ctx tc = { &args, NULL, 0, NULL };
 	struct pdt_session_opts so = {};
 	struct pdt_report rep = {};
-	struct pdt_tracker t;
+	struct pdt_tracker *t = pdt_tracker_new();
 	char err[300];
 	int status;
 
@@ -200,20 +200,20 @@ int cmd_trace(int argc, char **argv)
 	so.duration = args.duration;
 	so.started = on_started;
 	so.ctx = &tc;
-	if (pdt_session_start(&t, &so, err, sizeof(err)) ||
-	    pdt_session_run(&t, &so, &status, err, sizeof(err))) {
-		pdt_tracker_close(&t);
+	if (pdt_session_start(t, &so, err, sizeof(err)) ||
+	    pdt_session_run(t, &so, &status, err, sizeof(err))) {
+		pdt_tracker_close(t);
 		pdt_die(PDT_EXIT_ERROR, "%s: %s", trace_name, err);
 	}
 
 	rep.exit_status = -1;
-	pdt_fill_report(&rep, &t, args.show_addresses);
+	pdt_fill_report(&rep, t, args.show_addresses);
 	if (args.format == PDT_FMT_JSON) {
 		struct pdt_json j;
 
 		pdt_json_init(&j, stdout);
 		pdt_json_obj_open(&j);
-		pdt_json_summary(&j, t.rules);
+		pdt_json_summary(&j, pdt_tracker_rules(t));
 		pdt_json_kv_bool(&j, "complete", rep.complete);
 		pdt_json_kv_uint(&j, "lost_events", rep.lost_events);
 		pdt_json_obj_close(&j);
@@ -227,6 +227,6 @@ int cmd_trace(int argc, char **argv)
 	}
 	status = pdt_report_status(&rep, pdt_fail_on_all);
 	ksyms_free(tc.ksyms);
-	pdt_tracker_close(&t);
+	pdt_tracker_close(t);
 	return status;
 }

@@ -74,7 +74,7 @@ struct wsb {
 
 struct watch_state {
 	struct watch_args *args;
-	struct pdt_tracker t;
+	struct pdt_tracker *t;
 	struct wsb *sbs;
 	size_t nsbs, cap;
 	size_t rules_seen; /* rules superblocks already matched to a row */
@@ -213,10 +213,10 @@ static void seed(struct watch_state *w)
 /* Give each superblock the rules engine met since last time a row (its seeded one if any). */
 static void match_rules(struct watch_state *w)
 {
-	size_t i, j, n = pdt_rules_nsbs(w->t.rules);
+	size_t i, j, n = pdt_rules_nsbs(pdt_tracker_rules(w->t));
 
 	for (i = w->rules_seen; i < n; i++) {
-		const struct pdt_sb *sb = pdt_rules_sb(w->t.rules, i);
+		const struct pdt_sb *sb = pdt_rules_sb(pdt_tracker_rules(w->t), i);
 		struct wsb *s = NULL;
 
 		for (j = 0; j < w->nsbs; j++)
@@ -231,7 +231,8 @@ static void match_rules(struct watch_state *w)
 
 static void fill_row(struct watch_state *w, struct wsb *s, struct watch_row *r, double dt)
 {
-	const struct pdt_sb *sb = s->rules_idx >= 0 ? pdt_rules_sb(w->t.rules, s->rules_idx) : NULL;
+	const struct pdt_sb *sb =
+	    s->rules_idx >= 0 ? pdt_rules_sb(pdt_tracker_rules(w->t), s->rules_idx) : NULL;
 
 	memset(r, 0, sizeof(*r));
 	r->dev = s->dev;
@@ -326,17 +327,18 @@ static void terminal_size(int *w, int *h)
 
 static void render(struct watch_state *w, double dt)
 {
-	struct watch_row *rows = calloc(w->nsbs + pdt_rules_nsbs(w->t.rules) + 1, sizeof(*rows));
-	struct watch_header h = { w->t.release, since(&w->start), 0, { 0 }, NULL, 0 };
+	struct watch_row *rows =
+	    calloc(w->nsbs + pdt_rules_nsbs(pdt_tracker_rules(w->t)) + 1, sizeof(*rows));
+	struct watch_header h = { pdt_tracker_release(w->t), since(&w->start), 0, { 0 }, NULL, 0 };
 	size_t n;
 	int k, cols, lines;
 
 	if (!rows)
 		pdt_die(PDT_EXIT_ERROR, "%s: out of memory", watch_name);
 	n = build_rows(w, rows, dt);
-	pdt_tracker_losses(&w->t, &h.lost, &h.map_full);
+	pdt_tracker_losses(w->t, &h.lost, &h.map_full);
 	for (k = 0; k < PDT_KIND_MAX; k++)
-		h.findings[k] = pdt_rules_count(w->t.rules, k);
+		h.findings[k] = pdt_rules_count(pdt_tracker_rules(w->t), k);
 	h.status = w->status[0] ? w->status : NULL;
 	if (w->args->json) {
 		watch_render_json(stdout, time(NULL), &h, rows, n);
@@ -445,7 +447,7 @@ static int started(struct pdt_tracker *t, void *ctx, char *err, size_t errlen)
 	(void)t;
 	(void)err;
 	(void)errlen;
-	pdt_rules_on_finding(w->t.rules, on_finding, w);
+	pdt_rules_on_finding(pdt_tracker_rules(w->t), on_finding, w);
 	/* Attached first, then walked: nothing made meanwhile is missed (it may count twice). */
 	seed(w);
 	clock_gettime(CLOCK_MONOTONIC, &w->start);
@@ -468,19 +470,20 @@ int cmd_watch(int argc, char **argv)
 	int status;
 
 	pdt_parse_args(&watch_argp, watch_name, argc, argv, &args);
+	w.t = pdt_tracker_new();
 	so.tracker = args.tracker;
 	so.started = started;
 	so.tick = tick;
 	so.poll_ms = 50;
 	so.ctx = &w;
-	if (pdt_session_start(&w.t, &so, err, sizeof(err)) ||
-	    pdt_session_run(&w.t, &so, &status, err, sizeof(err))) {
-		pdt_tracker_close(&w.t);
+	if (pdt_session_start(w.t, &so, err, sizeof(err)) ||
+	    pdt_session_run(w.t, &so, &status, err, sizeof(err))) {
+		pdt_tracker_close(w.t);
 		pdt_die(PDT_EXIT_ERROR, "%s: %s", watch_name, err);
 	}
-	pdt_fill_report(&rep, &w.t, false); /* its completeness: the rule every command uses */
+	pdt_fill_report(&rep, w.t, false); /* its completeness: the rule every command uses */
 	status = pdt_report_status(&rep, pdt_fail_on_all);
-	pdt_tracker_close(&w.t);
+	pdt_tracker_close(w.t);
 	free(w.sbs);
 	return status;
 }

@@ -45,14 +45,12 @@ void pdt_fill_report(struct pdt_report *rep, struct pdt_tracker *t, bool show_ad
 	pdt_tracker_losses(t, &rep->lost_events, &rep->map_full);
 	rep->dput_skipped = pdt_tracker_dput_skipped(t);
 	rep->version = PDT_VERSION;
-	rep->kernel = t->release;
-	rep->rules = t->rules;
-	rep->malformed = pdt_rules_malformed(t->rules);
+	rep->kernel = pdt_tracker_release(t);
+	rep->rules = pdt_tracker_rules(t);
+	rep->malformed = pdt_rules_malformed(rep->rules);
 	rep->complete = pdt_report_complete(rep, false);
-	rep->mounts = t->mounts;
-	rep->nmounts = t->nmounts;
-	rep->missing = (const char *const *)t->missing;
-	rep->nmissing = t->nmissing;
+	rep->mounts = pdt_tracker_mounts(t, &rep->nmounts);
+	rep->missing = pdt_tracker_missing(t, &rep->nmissing);
 	rep->show_addresses = show_addresses;
-	rep->ksyms = t->ksyms;
+	rep->ksyms = pdt_tracker_ksyms(t);
 }

@@ -23,7 +23,7 @@
 #include <bpf/libbpf.h>
 #include "log.h"
 #include "mountinfo.h"
-#include "tracker.h"
+#include "tracker_priv.h"
 #include "track.skel.h"
 
 #define WALK_TRIES 3		  /* a tree that changed during the walk is walked again */

@@ -13,6 +13,10 @@
 int pdt_session_start(struct pdt_tracker *t, const struct pdt_session_opts *o, char *err,
 		      size_t errlen)
 {
+	if (!t) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
 	if (pdt_tracker_open(t, &o->tracker, err, errlen))
 		return -1;
 	return o->started ? o->started(t, o->ctx, err, errlen) : 0;

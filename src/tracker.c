@@ -10,7 +10,7 @@
 #include "log.h"
 #include "kernel_facts.h"
 #include "mountinfo.h"
-#include "tracker.h"
+#include "tracker_priv.h"
 #include "track.skel.h"
 
 static int on_event(void *ctx, void *data, size_t size)
@@ -324,6 +324,8 @@ void pdt_tracker_close(struct pdt_tracker *t)
 {
 	size_t i;
 
+	if (!t)
+		return;
 	ksyms_free(t->ksyms);
 	bpf_link__destroy(t->walk_link);
 	ring_buffer__free(t->rb);
@@ -332,5 +334,37 @@ void pdt_tracker_close(struct pdt_tracker *t)
 	free(t->mounts);
 	for (i = 0; i < t->nmissing; i++)
 		free(t->missing[i]);
-	memset(t, 0, sizeof(*t));
+	free(t);
+}
+
+struct pdt_tracker *pdt_tracker_new(void)
+{
+	return calloc(1, sizeof(struct pdt_tracker));
+}
+
+struct pdt_rules *pdt_tracker_rules(const struct pdt_tracker *t)
+{
+	return t->rules;
+}
+
+const char *pdt_tracker_release(const struct pdt_tracker *t)
+{
+	return t->release;
+}
+
+const char *const *pdt_tracker_missing(const struct pdt_tracker *t, size_t *n)
+{
+	*n = t->nmissing;
+	return (const char *const *)t->missing;
+}
+
+const struct pdt_mount *pdt_tracker_mounts(const struct pdt_tracker *t, size_t *n)
+{
+	*n = t->nmounts;
+	return t->mounts;
+}
+
+struct ksyms *pdt_tracker_ksyms(const struct pdt_tracker *t)
+{
+	return t->ksyms;
 }

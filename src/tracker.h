@@ -2,7 +2,7 @@
 /*
  * The live tracker: loads the BPF programs on the hooks this kernel has, feeds
  * the ring buffer into the rules engine, and keeps the mountpoint of every
- * superblock it meets. Shared by `check` and `trace`.
+ * superblock it meets. Shared by check, trace, watch and record (through session.h).
  */
 #ifndef PDT_TRACKER_H
 #define PDT_TRACKER_H
@@ -10,8 +10,9 @@
 #include <stdbool.h>
 #include "kernel_facts.h"
 #include "ksyms.h"
-#include "report.h"
 #include "rules.h"
+
+struct pdt_mount;
 
 #define PDT_DEFAULT_RINGBUF_PAGES 2048 /* 8 MiB */
 
@@ -27,27 +28,21 @@ struct pdt_tracker_opts {
 	void *raw_ctx; /* for both */
 };
 
-struct track_bpf;
-struct ring_buffer;
-struct bpf_link;
+/* Opaque: the tracker's state is its own (tracker_priv.h, for tracker.c and selfcheck.c). */
+struct pdt_tracker;
 
-struct pdt_tracker {
-	struct track_bpf *skel;
-	struct ring_buffer *rb;
-	struct pdt_rules *rules;
-	struct pdt_mount *mounts;
-	size_t nmounts, cap_mounts;
-	char *missing[32]; /* "func(): what is lost" */
-	size_t nmissing;
-	char release[65];
-	struct ksyms *ksyms;	    /* read at stop, while our trampolines are still in kallsyms */
-	struct bpf_link *walk_link; /* the self-check's iterator, made at its first use */
-	struct pdt_facts facts;	    /* what this kernel has: the hooks attached */
-	bool no_self_check;
-	void (*on_raw)(const void *data, size_t size, void *ctx);
-	void (*on_new_sb)(const struct pdt_sb *sb, const char *mountinfo, size_t len, void *ctx);
-	void *raw_ctx;
-};
+/* An unopened tracker (NULL when out of memory); pdt_tracker_close() frees it. */
+struct pdt_tracker *pdt_tracker_new(void);
+/* Its rules engine: the books and the findings. */
+struct pdt_rules *pdt_tracker_rules(const struct pdt_tracker *t);
+/* The kernel release it runs on. */
+const char *pdt_tracker_release(const struct pdt_tracker *t);
+/* Hooks this kernel lacks, one line each ("func(): what is lost"). */
+const char *const *pdt_tracker_missing(const struct pdt_tracker *t, size_t *n);
+/* The mount of each superblock of the books, in their order. */
+const struct pdt_mount *pdt_tracker_mounts(const struct pdt_tracker *t, size_t *n);
+/* kallsyms as read at stop (NULL before). */
+struct ksyms *pdt_tracker_ksyms(const struct pdt_tracker *t);
 
 struct pdt_facts;
 /* A one-line reason why this kernel or process cannot be traced, or NULL. */
@@ -82,6 +77,7 @@ void pdt_tracker_losses(struct pdt_tracker *t, unsigned long long *lost,
 			unsigned long long *map_full);
 /* Runs of dput()'s check the kernel skipped (not data lost: see tracker.c). */
 unsigned long long pdt_tracker_dput_skipped(struct pdt_tracker *t);
+/* Detach, free everything, and t itself. */
 void pdt_tracker_close(struct pdt_tracker *t);
 
 #endif

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The tracker's state: only tracker.c and selfcheck.c see inside it. */
+#ifndef PDT_TRACKER_PRIV_H
+#define PDT_TRACKER_PRIV_H
+
+#include "report.h"
+#include "tracker.h"
+
+struct track_bpf;
+struct ring_buffer;
+struct bpf_link;
+
+struct pdt_tracker {
+	struct track_bpf *skel;
+	struct ring_buffer *rb;
+	struct pdt_rules *rules;
+	struct pdt_mount *mounts;
+	size_t nmounts, cap_mounts;
+	char *missing[32]; /* "func(): what is lost" */
+	size_t nmissing;
+	char release[65];
+	struct ksyms *ksyms;	    /* read at stop, while our trampolines are still in kallsyms */
+	struct bpf_link *walk_link; /* the self-check's iterator, made at its first use */
+	struct pdt_facts facts;	    /* what this kernel has: the hooks attached */
+	bool no_self_check;
+	void (*on_raw)(const void *data, size_t size, void *ctx);
+	void (*on_new_sb)(const struct pdt_sb *sb, const char *mountinfo, size_t len, void *ctx);
+	void *raw_ctx;
+};
+
+#endif
