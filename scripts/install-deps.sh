@@ -2,14 +2,15 @@
 # Install the Debian 12 packages pdtrace's build, tests and VM harness need, and only
 # those that are missing (nothing is installed when all are present).
 #   build:   clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev libzstd-dev make gcc libc6-dev
-#   tests:   libcmocka-dev (unit test runner), clang-format, valgrind
+#   tests:   libcmocka-dev (unit test runner), clang-format, valgrind, python3 and
+#            python3-prometheus-client (the exposition-format parser that reads watch's metrics)
 #   VM:      qemu-system-x86 busybox-static cpio xz-utils zstd kmod debian-archive-keyring
 #            mmdebstrap (the sid chroot that builds the test module, tests/kmod/build.sh),
 #            tmux (drives watch on a terminal)
 set -euo pipefail
 
 pkgs=(clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev libzstd-dev make gcc libc6-dev
-	libcmocka-dev clang-format valgrind
+	libcmocka-dev clang-format valgrind python3 python3-prometheus-client
 	qemu-system-x86 busybox-static cpio xz-utils zstd kmod debian-archive-keyring mmdebstrap tmux)
 
 missing=()

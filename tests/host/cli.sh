@@ -179,6 +179,12 @@ for f in "$corpus"/rec-*.pdtrec; do
 			not_ok "report -f junit $name: well-formed, one failure per case, counts right" "$(cat "$tmp/jc")"
 	fi
 done
+# watch's Prometheus page with a hostile mountpoint (made by the unit test) through the
+# Prometheus client's own parser (python3-prometheus-client, make deps installs it).
+PDT_PROM_OUT="$tmp/p.prom" "$top/build/tests/test_watch" >/dev/null 2>&1
+/usr/bin/python3 "$top/tests/host/prom_check.py" "$tmp/p.prom" >"$tmp/pc" 2>&1 &&
+	ok "Prometheus page: UTF-8, read by the client's parser, the mountpoint label exact" ||
+	not_ok "Prometheus page: UTF-8, read by the client's parser, the mountpoint label exact" "$(cat "$tmp/pc")"
 run "report -o" 0 report -f json -o "$tmp/r.json" "$corpus/rec-tmpfs-clean.pdtrec"
 grep -q '"made":5,"discarded":3,"unpinned_at_umount":2' "$tmp/r.json" && [ ! -s "$tmp/out" ] &&
 	ok "report -o writes the report there" || not_ok "report -o writes the report there" "$(cat "$tmp/r.json")"
