@@ -131,6 +131,14 @@ static void test_screen(void **state)
 	s = capture(screen_short);
 	assert_non_null(strstr(s, "... 1 more"));
 	free(s);
+	/* A mountpoint's escape sequence is shown, not obeyed: \x1b as text, no raw ESC. */
+	setup_rows();
+	strcpy(rows[1].mountpoint, "/m\033]0;owned\007\033[2J\n");
+	s = capture(screen_80x24);
+	assert_non_null(strstr(s, "/m\\x1b]0;owned\\x07\\x1b[2J\\x0a"));
+	assert_null(strstr(s, "\033]0;"));
+	assert_null(strstr(s, "\007"));
+	free(s);
 }
 
 static void lines(FILE *fp)
