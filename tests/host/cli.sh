@@ -183,8 +183,17 @@ for f in "$corpus"/rec-*.pdtrec; do
 		python3 "$top/tests/host/junit_counts.py" "$tmp/j.xml" >"$tmp/jc" 2>&1 &&
 			ok "report -f junit $name: well-formed, one failure per case, counts right" ||
 			not_ok "report -f junit $name: well-formed, one failure per case, counts right" "$(cat "$tmp/jc")"
+		xmllint --noout --schema "$top/tests/host/junit.xsd" "$tmp/j.xml" >"$tmp/jx" 2>&1 &&
+			ok "report -f junit $name: valid against the Ant JUnit schema" ||
+			not_ok "report -f junit $name: valid against the Ant JUnit schema" "$(cat "$tmp/jx")"
 	fi
 done
+# A JUnit report of a finding whose path holds control bytes, XML's specials and bytes
+# that are not UTF-8 (made by the unit test), against the Ant JUnit schema.
+PDT_JUNIT_OUT="$tmp/h.xml" "$top/build/tests/test_report" >/dev/null 2>&1
+xmllint --noout --schema "$top/tests/host/junit.xsd" "$tmp/h.xml" >"$tmp/hx" 2>&1 &&
+	ok "JUnit with a hostile path: valid against the Ant JUnit schema" ||
+	not_ok "JUnit with a hostile path: valid against the Ant JUnit schema" "$(cat "$tmp/hx")"
 # watch's Prometheus page with a hostile mountpoint (made by the unit test) through the
 # Prometheus client's own parser (python3-prometheus-client, make deps installs it).
 PDT_PROM_OUT="$tmp/p.prom" "$top/build/tests/test_watch" >/dev/null 2>&1

@@ -77,6 +77,9 @@ static void test_mountinfo(void **state)
 }
 
 /* A run with one finding (a persistent dentry left after umount). */
+/* The leak's path: one with XML's special characters, or any other (fixture_path). */
+static const char *fixture_path = "/a<b>&\"c\"";
+
 static struct pdt_rules *one_leak(void)
 {
 	struct pdt_rules *r = pdt_rules_new();
@@ -92,7 +95,7 @@ static struct pdt_rules *one_leak(void)
 	strcpy(e.h.comm, "mk\"dir");
 	strcpy(e.fs_type, "tmpfs");
 	strcpy(e.s_id, "tmpfs");
-	strcpy(e.path, "/a<b>&\"c\"");
+	snprintf(e.path, sizeof(e.path), "%s", fixture_path);
 	e.nstack = 1;
 	e.stack[0] = 0xffffffff81000104ULL;
 	assert_int_equal(pdt_rules_feed(r, &e, sizeof(e)), 0);
@@ -320,6 +323,23 @@ static void test_junit_report(void **state)
 	assert_non_null(strstr(f, "leak: pinned-after-umount: tmpfs 0:27 /a&lt;b&gt;"));
 	assert_non_null(strstr(f, "imbalance: sb-balance: tmpfs 0:27 /\n"));
 	assert_null(strstr(s, "<b>"));
+	free(s);
+	/*
+	 * Every byte a name can hold: tests/host/cli.sh validates this report against the
+	 * Ant JUnit schema (tests/host/junit.xsd) with xmllint.
+	 */
+	fixture_path = "/a<b>&\"c\"\x1b[1m\x01\x7f\xff\xc3\xa9\\x";
+	s = render(PDT_FMT_JUNIT, false, true);
+	fixture_path = "/a<b>&\"c\"";
+	assert_null(strchr(s, '\x1b'));
+	assert_null(strchr(s, '\x01'));
+	if (getenv("PDT_JUNIT_OUT")) {
+		FILE *fp = fopen(getenv("PDT_JUNIT_OUT"), "w");
+
+		assert_non_null(fp);
+		fputs(s, fp);
+		fclose(fp);
+	}
 	free(s);
 }
 
