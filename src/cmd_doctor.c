@@ -1,31 +1,172 @@
 // SPDX-License-Identifier: GPL-2.0
 /* `pdtrace doctor`: can pdtrace trace on this kernel, with these privileges? */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <zlib.h>
 #include "cli.h"
 #include "commands.h"
 #include "exit_codes.h"
+#include "kconfig.h"
 #include "kernel_facts.h"
+#include "log.h"
 #include "requirements.h"
+
+static const char doctor_name[] = "doctor";
+
+enum { OPT_CONFIG = 0x300 };
+
+static const struct argp_option doctor_options[] = {
+	{ "config", OPT_CONFIG, "FILE", 0,
+	  "Check a kernel configuration (.config, or gzip'd like /proc/config.gz) instead of the "
+	  "running kernel: one line per option pdtrace needs, before anyone boots",
+	  0 },
+	{},
+};
+
+struct doctor_args {
+	const char *config;
+};
 
 static error_t parse_doctor(int key, char *arg, struct argp_state *state)
 {
-	(void)state;
-	if (key == ARGP_KEY_ARG)
-		pdt_unexpected_arg("doctor", arg);
+	struct doctor_args *a = state->input;
+
+	switch (key) {
+	case OPT_CONFIG:
+		a->config = arg;
+		return 0;
+	case ARGP_KEY_ARG:
+		pdt_unexpected_arg(doctor_name, arg);
+	}
 	return ARGP_ERR_UNKNOWN;
 }
 
 static const struct argp doctor_argp = {
-	NULL,
+	doctor_options,
 	parse_doctor,
 	NULL,
-	"Check that the running kernel and these privileges let pdtrace trace.\v"
-	"Prints one line per requirement and exits 0 only if tracing can work, 2 otherwise.",
+	"Check that the running kernel and these privileges let pdtrace trace; with --config, "
+	"that a kernel configuration would.\v"
+	"Prints one line per requirement and exits 0 only if tracing can work, 2 otherwise. "
+	"Without --config it also reads the running kernel's configuration when there is one "
+	"(/proc/config.gz, /boot/config-RELEASE) and names the options it lacks.",
 	NULL,
 	NULL,
 	NULL,
 };
+
+/* A configuration's text, plain or gzip'd (zlib reads both); NULL with errno set. */
+static char *read_config(const char *path)
+{
+	size_t cap = 1 << 16, len = 0;
+	char *text = malloc(cap);
+	gzFile gz = gzopen(path, "rb");
+	int n;
+
+	if (!gz || !text) {
+		free(text);
+		if (gz)
+			gzclose(gz);
+		return NULL;
+	}
+	while ((n = gzread(gz, text + len, (unsigned int)(cap - len - 1))) > 0) {
+		len += (size_t)n;
+		if (cap - len < 2 && cap < (64u << 20)) {
+			char *more = realloc(text, cap * 2);
+
+			if (!more)
+				break;
+			text = more;
+			cap *= 2;
+		}
+		if (cap - len < 2)
+			break;
+	}
+	gzclose(gz);
+	if (n < 0) {
+		free(text);
+		errno = EIO;
+		return NULL;
+	}
+	text[len] = '\0';
+	return text;
+}
+
+/* One line per option; returns how many required ones are missing. */
+static int print_config(const char *text, bool only_missing)
+{
+	int missing = 0;
+	size_t i;
+
+	if (!only_missing)
+		printf("%-42s %-8s %s\n", "OPTION", "STATUS", "WITHOUT IT");
+	for (i = 0; i < pdt_kconfig_nneeds; i++) {
+		const struct pdt_kconfig_need *k = &pdt_kconfig_needs[i];
+		size_t len = 0;
+		const char *v = pdt_kconfig_value(text, k->option, &len);
+		bool on = pdt_kconfig_enabled(text, k->option);
+
+		if (!on && k->required)
+			missing++;
+		if (on && only_missing)
+			continue;
+		if (on)
+			printf("%-42s %.*s\n", k->option, (int)len, v);
+		else
+			printf("%-42s %-8s %s\n", k->option, k->required ? "MISSING" : "absent",
+			       k->cost);
+	}
+	return missing;
+}
+
+static int check_config(const char *path)
+{
+	char *text = read_config(path);
+	int missing;
+
+	if (!text)
+		pdt_die(PDT_EXIT_ERROR, "%s: cannot read '%s': %s", doctor_name, path,
+			strerror(errno));
+	if (strncmp(text, "CONFIG_", 7) && !strstr(text, "\nCONFIG_")) {
+		free(text);
+		pdt_die(PDT_EXIT_ERROR, "%s: '%s' is not a kernel configuration (no CONFIG_ line)",
+			doctor_name, path);
+	}
+	printf("pdtrace doctor: kernel configuration %s\n", path);
+	missing = print_config(text, false);
+	free(text);
+	if (missing)
+		printf(
+		    "problem: %d required option%s missing: pdtrace cannot trace on this kernel\n",
+		    missing, missing == 1 ? "" : "s");
+	printf("verdict: %s\n", missing ? "this configuration does not let pdtrace trace"
+					: "this configuration lets pdtrace trace");
+	return missing ? PDT_EXIT_ERROR : PDT_EXIT_OK;
+}
+
+/* The running kernel's configuration, when it has one to read: the options it lacks. */
+static void running_config(const char *release)
+{
+	char boot[128];
+	const char *paths[] = { "/proc/config.gz", boot };
+	size_t i;
+
+	snprintf(boot, sizeof(boot), "/boot/config-%s", release);
+	for (i = 0; i < 2; i++) {
+		char *text = read_config(paths[i]);
+
+		if (!text)
+			continue;
+		printf("kernel configuration: %s\n", paths[i]);
+		print_config(text, true);
+		free(text);
+		return;
+	}
+}
 
 static void print_verdict(const struct pdt_facts *f, const struct pdt_verdict *v)
 {
@@ -50,14 +191,18 @@ static bool attach_worth_trying(const struct pdt_facts *f)
 
 int cmd_doctor(int argc, char **argv)
 {
+	struct doctor_args args = {};
 	struct pdt_verdict v;
 	struct pdt_facts f;
 
-	pdt_parse_args(&doctor_argp, "doctor", argc, argv, NULL);
+	pdt_parse_args(&doctor_argp, doctor_name, argc, argv, &args);
+	if (args.config)
+		return check_config(args.config);
 	pdt_gather_facts(&f);
 	if (attach_worth_trying(&f))
 		pdt_try_attach(&f);
 	pdt_evaluate(&f, &v);
+	running_config(f.release);
 	print_verdict(&f, &v);
 	return v.can_trace ? PDT_EXIT_OK : PDT_EXIT_ERROR;
 }

@@ -54,6 +54,28 @@ rules_doc=$(sed -n 's/^| [a-z-]* | `\([a-z-]*\)` | .*/\1/p' "$top/README.md" | s
 	not_ok "the README documents every rule of the table, and no other" "table: $rules_src" "README: $rules_doc"
 run "doctor --help" 0 doctor --help
 
+# doctor --config: a kernel configuration, before anyone boots it.
+frag=$top/kconfig/pdtrace.config
+run "doctor --config on the fragment" 0 doctor --config "$frag"
+grep -q '^verdict: this configuration lets pdtrace trace$' "$tmp/out" && ! grep -qE ' (MISSING|absent) ' "$tmp/out" &&
+	ok "the fragment in the tree has every option doctor looks for" ||
+	not_ok "the fragment in the tree has every option doctor looks for" "$(cat "$tmp/out")"
+sed 's/^CONFIG_DEBUG_INFO_BTF=y$/# CONFIG_DEBUG_INFO_BTF is not set/; /^CONFIG_ANDROID_BINDERFS=/d' "$frag" >"$tmp/nobtf.config"
+gzip -c "$tmp/nobtf.config" >"$tmp/nobtf.config.gz"
+for f in "$tmp/nobtf.config" "$tmp/nobtf.config.gz"; do
+	run "doctor --config $(basename "$f") without BTF" 2 doctor --config "$f"
+	grep -q '^CONFIG_DEBUG_INFO_BTF  *MISSING  *no kernel BTF' "$tmp/out" &&
+		grep -q '^CONFIG_ANDROID_BINDERFS  *absent  *the binderfs workload$' "$tmp/out" &&
+		grep -q '^problem: 1 required option missing' "$tmp/out" &&
+		grep -q '^CONFIG_FPROBE  *y$' "$tmp/out" &&
+		ok "doctor --config $(basename "$f"): names what is missing and what it costs" ||
+		not_ok "doctor --config $(basename "$f"): names what is missing and what it costs" "$(cat "$tmp/out")"
+done
+run "doctor --config of a missing file" 2 doctor --config "$tmp/nonexistent"
+one_line_error "doctor --config of a missing file" "doctor: cannot read '$tmp/nonexistent'"
+run "doctor --config of something else" 2 doctor --config "$top/README.md"
+one_line_error "doctor --config of something else" "is not a kernel configuration (no CONFIG_ line)"
+
 run "unknown option" 2 --bogus
 one_line_error "unknown option" "unknown option '--bogus'"
 run "unknown command" 2 frobnicate
