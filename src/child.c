@@ -55,7 +55,7 @@ static void on_forward(int sig, siginfo_t *si, void *uc)
 		forward_sig = sig;
 }
 
-int pdt_run_child(pid_t pid, void (*poll)(void *ctx), void *ctx)
+int pdt_run_child(pid_t pid, bool (*poll)(void *ctx), void *ctx)
 {
 	struct sigaction fwd = { .sa_sigaction = on_forward, .sa_flags = SA_SIGINFO }, old[4];
 	struct sigaction ign = { .sa_handler = SIG_IGN };

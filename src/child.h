@@ -3,6 +3,7 @@
 #ifndef PDT_CHILD_H
 #define PDT_CHILD_H
 
+#include <stdbool.h>
 #include <sys/types.h>
 
 /*
@@ -14,11 +15,11 @@ int pdt_spawn(char *const argv[], pid_t *pid);
 
 /*
  * Run until pid exits, calling poll(ctx) in a loop (it waits: for events, or a
- * sleep). The one policy for COMMAND's signals: SIGTERM, SIGHUP and a SIGINT that a
+ * sleep; what it returns is not asked: COMMAND's end ends the run). The one policy for COMMAND's signals: SIGTERM, SIGHUP and a SIGINT that a
  * process sent are passed on to it (a terminal's SIGINT reached it already) and
  * pdtrace stays to report; SIGQUIT is ignored. Returns the shell-style status: the
  * exit code, or 128 + signal number.
  */
-int pdt_run_child(pid_t pid, void (*poll)(void *ctx), void *ctx);
+int pdt_run_child(pid_t pid, bool (*poll)(void *ctx), void *ctx);
 
 #endif

@@ -67,26 +67,14 @@ static const struct argp stat_argp = {
 	NULL,
 };
 
-static void nap(void *ctx)
+/* The counters are in the kernel: nothing to poll between two looks at the clock. */
+static bool nap(void *ctx)
 {
 	struct timespec ts = { .tv_sec = 0, .tv_nsec = 100 * 1000 * 1000 };
 
 	(void)ctx;
 	nanosleep(&ts, NULL);
-}
-
-static void wait_duration(double seconds)
-{
-	struct timespec ts = { .tv_sec = 0, .tv_nsec = 100 * 1000 * 1000 };
-	struct pdt_stop_guard g;
-	double waited = 0;
-
-	pdt_stop_catch(&g);
-	while (!pdt_stop_requested() && (seconds <= 0 || waited < seconds)) {
-		nanosleep(&ts, NULL);
-		waited += 0.1;
-	}
-	pdt_stop_release(&g);
+	return false;
 }
 
 struct sb_row {
@@ -136,15 +124,14 @@ static int run_workload(const struct stat_args *a)
 	int err;
 
 	if (!a->command) {
-		wait_duration(a->duration);
+		pdt_wait_stopped(a->duration, nap, NULL);
 		return PDT_EXIT_OK;
 	}
 	err = pdt_spawn(a->command, &pid);
 	if (err)
 		pdt_die(PDT_EXIT_ERROR, "%s: cannot run '%s': %s", stat_name, a->command[0],
 			strerror(-err));
-	/* The counters are in the kernel: nothing to poll, the child policy is check's. */
-	return pdt_run_child(pid, nap, NULL);
+	return pdt_run_child(pid, nap, NULL); /* the child policy of every command */
 }
 
 int cmd_stat(int argc, char **argv)

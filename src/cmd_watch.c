@@ -305,14 +305,6 @@ static void write_prometheus(const char *path, const struct watch_header *h,
 	}
 }
 
-static double since(const struct timespec *t0)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (now.tv_sec - t0->tv_sec) + (now.tv_nsec - t0->tv_nsec) / 1e9;
-}
-
 static void terminal_size(int *w, int *h)
 {
 	struct winsize ws;
@@ -329,7 +321,9 @@ static void render(struct watch_state *w, double dt)
 {
 	struct watch_row *rows =
 	    calloc(w->nsbs + pdt_rules_nsbs(pdt_tracker_rules(w->t)) + 1, sizeof(*rows));
-	struct watch_header h = { pdt_tracker_release(w->t), since(&w->start), 0, { 0 }, NULL, 0 };
+	struct watch_header h = {
+		pdt_tracker_release(w->t), pdt_since(&w->start), 0, { 0 }, NULL, 0
+	};
 	size_t n;
 	int k, cols, lines;
 
@@ -421,19 +415,20 @@ static bool quit_key(void)
 static bool tick(void *ctx)
 {
 	struct watch_state *w = ctx;
+	double dt = pdt_since(&w->last);
 
 	if (quit_key())
 		return true;
 	if (resized && w->terminal) {
 		resized = 0;
 		fputs("\033[2J", stdout);
-		render(w, since(&w->last) > 0.05 ? since(&w->last) : w->args->interval);
+		render(w, dt > 0.05 ? dt : w->args->interval);
 		clock_gettime(CLOCK_MONOTONIC, &w->last);
 		return false;
 	}
-	if (since(&w->last) < w->args->interval)
+	if (dt < w->args->interval)
 		return false;
-	render(w, since(&w->last));
+	render(w, dt);
 	clock_gettime(CLOCK_MONOTONIC, &w->last);
 	return w->args->count && ++w->done >= w->args->count;
 }
