@@ -19,7 +19,7 @@ int pdt_parse_format(const char *s, enum pdt_format *fmt)
 	return 0;
 }
 
-/* Findings that rest on an event that did not come (see pdt_rule_by_absence()). */
+/* Findings that rest on an event that did not come (pdt_rule_table[].by_absence). */
 static unsigned long long by_absence(const struct pdt_report *r)
 {
 	unsigned long long n = 0;

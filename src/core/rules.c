@@ -99,7 +99,7 @@ struct walk {
 struct removal {
 	char path[PDT_PATH_LEN];
 	unsigned int nstack;
-	uint64_t stack[PDT_STACK_DEPTH];
+	unsigned long long stack[PDT_STACK_DEPTH];
 };
 
 struct pdt_rules {
@@ -215,12 +215,12 @@ static void walk_clear(struct walk *w)
 
 void pdt_rules_free(struct pdt_rules *r)
 {
+	struct removal *rm;
 	size_t pos = 0;
 	struct dent *d;
 
 	if (!r)
 		return;
-	struct removal *rm;
 
 	while ((d = u64map_next(&r->dents, &pos, NULL)))
 		dent_free(d);
@@ -300,13 +300,6 @@ unsigned long long pdt_rules_count(const struct pdt_rules *r, enum pdt_kind kind
 	return kind < PDT_KIND_MAX ? r->per_kind[kind] : 0;
 }
 
-bool pdt_rule_by_absence(const char *rule)
-{
-	enum pdt_rule_id id = rule_by_name(rule);
-
-	return id < PDT_R_MAX && pdt_rule_table[id].by_absence;
-}
-
 unsigned long long pdt_rules_count_by_absence(const struct pdt_rules *r, enum pdt_kind kind)
 {
 	return kind < PDT_KIND_MAX ? r->by_absence[kind] : 0;
@@ -325,6 +318,15 @@ bool pdt_rules_fail(const struct pdt_rules *r, const bool fail_on[PDT_KIND_MAX],
 unsigned long long pdt_rules_malformed(const struct pdt_rules *r)
 {
 	return r->malformed;
+}
+
+/* An event's stack into dst (PDT_STACK_DEPTH frames at most): how many frames. */
+static unsigned int copy_stack(unsigned long long *dst, const struct pdt_event_full *e)
+{
+	unsigned int n = e->nstack < PDT_STACK_DEPTH ? e->nstack : PDT_STACK_DEPTH;
+
+	memcpy(dst, e->stack, n * sizeof(dst[0]));
+	return n;
 }
 
 /* Copy a fixed-size, possibly unterminated kernel string. */
@@ -502,11 +504,10 @@ static void describe(const struct pdt_rules *r, struct pdt_finding *f,
 {
 	if (e) {
 		event_path(r, e, true, f->path, sizeof(f->path));
-		f->nstack = e->nstack < PDT_STACK_DEPTH ? e->nstack : PDT_STACK_DEPTH;
-		memcpy(f->stack, e->stack, f->nstack * sizeof(f->stack[0]));
+		f->nstack = copy_stack(f->stack, e);
 	}
 	if (d) {
-		if (!f->path[0] || path_cut(f->path))
+		if (!f->path[0]) /* a cut one event_path() rebuilt from the books already */
 			dent_path(r, d, f->path, sizeof(f->path));
 		f->origin = d->origin;
 		f->created_seen = true;
@@ -620,8 +621,7 @@ static void report_orphans(struct pdt_rules *r, const struct pdt_event_full *e, 
 		if (!f)
 			return;
 		describe(r, f, NULL, c);
-		f->nstack = e->nstack < PDT_STACK_DEPTH ? e->nstack : PDT_STACK_DEPTH;
-		memcpy(f->stack, e->stack, f->nstack * sizeof(f->stack[0]));
+		f->nstack = copy_stack(f->stack, e);
 		snprintf(f->message, sizeof(f->message),
 			 "still persistent after its parent %.180s was discarded: unreachable, "
 			 "pinned until an umount",
@@ -888,8 +888,7 @@ static void on_removal(struct pdt_rules *r, const struct pdt_event_full *e)
 	if (!rm)
 		return;
 	copy_str(rm->path, sizeof(rm->path), e->path, sizeof(e->path));
-	rm->nstack = e->nstack < PDT_STACK_DEPTH ? e->nstack : PDT_STACK_DEPTH;
-	memcpy(rm->stack, e->stack, rm->nstack * sizeof(rm->stack[0]));
+	rm->nstack = copy_stack(rm->stack, e);
 	free(u64map_del(&r->removals, e->h.dentry));
 	if (u64map_put(&r->removals, e->h.dentry, rm))
 		free(rm);
@@ -918,7 +917,7 @@ static void walk_entry(struct pdt_rules *r, const struct pdt_walk_entry *we)
 /* A walk entry's path, from the walk's own names. */
 static void went_path(const struct walk *w, const struct went *e, char *out, size_t n)
 {
-	const struct went *chain[PDT_PATH_DEPTH * 4];
+	const struct went *chain[PDT_FINDING_PATH_LEN / 2]; /* as dent_path() */
 	size_t depth = 0;
 
 	while (e && !(e->wflags & PDT_W_ROOT) && depth < sizeof(chain) / sizeof(chain[0])) {

@@ -155,12 +155,10 @@ const struct pdt_sb *pdt_rules_sb(const struct pdt_rules *r, size_t i);
 /* Findings per kind. */
 unsigned long long pdt_rules_count(const struct pdt_rules *r, enum pdt_kind kind);
 /*
- * Rules whose evidence is an event that did not come: pinned-after-umount (no unpin),
- * orphaned (no discard of the child), sb-balance (counts). When events were lost,
- * such a finding may be an artifact of the loss. pdt_rules_count_by_absence(): the
- * findings of a kind made by those rules.
+ * The findings of a kind made by rules whose evidence is an event that did not come
+ * (pdt_rule_table[].by_absence: pinned-after-umount, orphaned, sb-balance). When
+ * events were lost, such a finding may be an artifact of the loss.
  */
-bool pdt_rule_by_absence(const char *rule);
 unsigned long long pdt_rules_count_by_absence(const struct pdt_rules *r, enum pdt_kind kind);
 /*
  * Do the findings fail a gate on these kinds? With complete data any finding does;
