@@ -151,7 +151,6 @@ void watch_render_lines(FILE *fp, time_t now, const struct watch_header *h,
 void watch_render_json(FILE *fp, time_t now, const struct watch_header *h,
 		       const struct watch_row *rows, size_t n)
 {
-	static const char *const kinds[] = { "leak", "imbalance", "illegal-removal" };
 	struct pdt_json j;
 	char dev[24];
 	size_t i;
@@ -166,8 +165,8 @@ void watch_render_json(FILE *fp, time_t now, const struct watch_header *h,
 	pdt_json_kv_uint(&j, "map_full", h->map_full);
 	pdt_json_name(&j, "findings");
 	pdt_json_obj_open(&j);
-	for (k = 0; k < 3; k++)
-		pdt_json_kv_uint(&j, kinds[k], h->findings[k]);
+	for (k = 0; k < PDT_KIND_MAX; k++)
+		pdt_json_kv_uint(&j, pdt_kind_name((enum pdt_kind)k), h->findings[k]);
 	pdt_json_obj_close(&j);
 	pdt_json_name(&j, "superblocks");
 	pdt_json_arr_open(&j);
@@ -245,8 +244,8 @@ static void prom_series(FILE *fp, const char *metric, const struct watch_row *r,
 void watch_render_prometheus(FILE *fp, const struct watch_header *h, const struct watch_row *rows,
 			     size_t n)
 {
-	static const char *const kinds[] = { "leak", "imbalance", "illegal-removal" };
 	size_t i;
+	int k;
 
 	fputs("# HELP pdtrace_persistent_dentries Persistent dentries now, per superblock.\n"
 	      "# TYPE pdtrace_persistent_dentries gauge\n",
@@ -272,8 +271,9 @@ void watch_render_prometheus(FILE *fp, const struct watch_header *h, const struc
 	fputs("# HELP pdtrace_findings_total Findings since pdtrace started, by kind.\n"
 	      "# TYPE pdtrace_findings_total counter\n",
 	      fp);
-	for (i = 0; i < 3; i++)
-		fprintf(fp, "pdtrace_findings_total{kind=\"%s\"} %llu\n", kinds[i], h->findings[i]);
+	for (k = 0; k < PDT_KIND_MAX; k++)
+		fprintf(fp, "pdtrace_findings_total{kind=\"%s\"} %llu\n",
+			pdt_kind_name((enum pdt_kind)k), h->findings[k]);
 	fprintf(fp,
 		"# HELP pdtrace_lost_events_total Events lost to a full ring buffer.\n"
 		"# TYPE pdtrace_lost_events_total counter\n"

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <time.h>
+#include "rules.h"
 
 struct watch_row {
 	char fs_type[16];
@@ -22,11 +23,11 @@ struct watch_row {
 
 struct watch_header {
 	const char *kernel;
-	double elapsed;			/* seconds since watch started */
-	unsigned long long lost;	/* events lost */
-	unsigned long long findings[3]; /* leak, imbalance, illegal-removal */
-	const char *status;		/* last finding, one line; may be NULL */
-	unsigned long long map_full;	/* insertions refused by full maps */
+	double elapsed;				   /* seconds since watch started */
+	unsigned long long lost;		   /* events lost */
+	unsigned long long findings[PDT_KIND_MAX]; /* by enum pdt_kind */
+	const char *status;			   /* last finding, one line; may be NULL */
+	unsigned long long map_full;		   /* insertions refused by full maps */
 };
 
 enum watch_sort {
