@@ -153,10 +153,6 @@ static __always_inline struct pdt_task_state *task_state(bool create)
 }
 
 /*
- * d is a BTF pointer (a fentry argument, or a kprobe's through as_dentry()): its
- * fields are direct loads, not a helper call each.
- */
-/*
  * Each CPU's last superblock, with the generation it was seen in: a superblock's
  * events come in runs, and this check is one inlined array load where the hash
  * lookup below costs a hashing and a bucket walk. A shutdown bumps pdt_sb_gen,
@@ -206,7 +202,11 @@ static __always_inline bool first_of_sb(u64 sb)
 	return first;
 }
 
-/* t: the task's state, looked up once per program run by the caller (may be NULL). */
+/*
+ * d is a BTF pointer (a fentry argument, or a kprobe's through as_dentry()): its
+ * fields are direct loads, not a helper call each. t: the task's state, looked up once
+ * per program run by the caller (may be NULL).
+ */
 static __always_inline void fill_header(struct pdt_event *h, u16 type, u16 size, struct dentry *d,
 					const struct pdt_task_state *t)
 {

@@ -20,11 +20,12 @@ int pdt_enter(struct pt_regs *ctx)
 	void *a1 = (void *)PT_REGS_PARM1(ctx), *a2 = (void *)PT_REGS_PARM2(ctx);
 
 #ifdef PDT_STREAM_FLOOR
-	if (bpf_get_attach_cookie(ctx) == PDT_HK_PERSIST ||
-	    bpf_get_attach_cookie(ctx) == PDT_HK_DISCARD)
+	u64 hook = bpf_get_attach_cookie(ctx);
+
+	if (hook == PDT_HK_PERSIST || hook == PDT_HK_DISCARD)
 		return stream_floor(a1);
 #endif
-	PDT_FLOOR_RETURN;
+	PDT_FLOOR_RETURN; /* the empty-programs floor: not even the cookie */
 	switch (bpf_get_attach_cookie(ctx)) {
 	case PDT_HK_PERSIST:
 		return on_persist(ctx, a1, a2);
