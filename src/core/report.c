@@ -5,6 +5,7 @@
 #include "json.h"
 #include "text.h"
 #include "report.h"
+#include "report_formats.h"
 
 int pdt_parse_format(const char *s, enum pdt_format *fmt)
 {
@@ -14,6 +15,8 @@ int pdt_parse_format(const char *s, enum pdt_format *fmt)
 		*fmt = PDT_FMT_JSON;
 	else if (!strcmp(s, "junit"))
 		*fmt = PDT_FMT_JUNIT;
+	else if (!strcmp(s, "ktap"))
+		*fmt = PDT_FMT_KTAP;
 	else
 		return -1;
 	return 0;
@@ -72,6 +75,36 @@ int pdt_mounts_append(struct pdt_mount **v, size_t *n, size_t *cap,
 void pdt_format_dev(unsigned int dev, char *buf, size_t n)
 {
 	snprintf(buf, n, "%u:%u", dev >> 20, dev & 0xfffff);
+}
+
+void pdt_report_incomplete_why(const struct pdt_report *r, char *buf, size_t n)
+{
+	if (r->recording && r->recording->truncated)
+		snprintf(buf, n, "the recording is %s", r->recording->truncated);
+	else
+		snprintf(buf, n,
+			 "%llu events lost, %llu map insertions refused, %llu malformed events, "
+			 "%zu superblocks whose books differ from the kernel",
+			 r->lost_events, r->map_full, r->malformed,
+			 pdt_rules_inconsistent(r->rules));
+}
+
+size_t pdt_report_sb_findings(const struct pdt_report *r, size_t sb_index)
+{
+	size_t j, n = 0, nf = pdt_rules_nfindings(r->rules);
+
+	for (j = 0; j < nf; j++)
+		n += pdt_rules_finding(r->rules, j)->sb_index == sb_index;
+	return n;
+}
+
+void pdt_report_sb_name(const struct pdt_report *r, size_t sb_index, char *buf, size_t n)
+{
+	const struct pdt_sb *sb = pdt_rules_sb(r->rules, sb_index);
+	char dev[24];
+
+	pdt_format_dev(sb->dev, dev, sizeof(dev));
+	snprintf(buf, n, "%s %s %s", sb->fs_type, dev, sb->s_id);
 }
 
 /* ---- text ----------------------------------------------------------------- */
@@ -425,154 +458,6 @@ static void json_report(FILE *fp, const struct pdt_report *r)
 	fputc('\n', fp);
 }
 
-/* ---- JUnit XML ------------------------------------------------------------ */
-
-static void xml_str(FILE *fp, const char *s)
-{
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		switch (c) {
-		case '<':
-			fputs("&lt;", fp);
-			break;
-		case '>':
-			fputs("&gt;", fp);
-			break;
-		case '&':
-			fputs("&amp;", fp);
-			break;
-		case '"':
-			fputs("&quot;", fp);
-			break;
-		default:
-			/* XML 1.0 forbids most control characters, even escaped. */
-			if ((c < 0x20 && c != '\n' && c != '\t') || c >= 0x7f)
-				fprintf(fp, "\\x%02x", c);
-			else
-				fputc(c, fp);
-		}
-	}
-}
-
-/* The failure's body: the finding as the text report shows it. */
-static void xml_finding_body(FILE *fp, const struct pdt_finding *f, const struct pdt_report *r)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *mem = open_memstream(&buf, &len);
-
-	if (mem) {
-		pdt_finding_text(mem, f, r->ksyms, r->show_addresses);
-		fclose(mem);
-		xml_str(fp, buf);
-	}
-	free(buf);
-}
-
-/*
- * A superblock's findings as its test case's one failure (CI servers count failed
- * cases: the Ant JUnit schema that Jenkins and GitLab read allows one failure per
- * case). Its type is the findings' kind when they share one; its message names the
- * first few; its body holds every one as the text report shows it.
- */
-#define PDT_JUNIT_MESSAGE_FINDINGS 5
-static void junit_failure(FILE *fp, const struct pdt_report *r, size_t sb_index)
-{
-	size_t j, nf = pdt_rules_nfindings(r->rules), count = 0, named = 0;
-	const struct pdt_finding *first = NULL;
-	bool one_kind = true;
-
-	for (j = 0; j < nf; j++) {
-		const struct pdt_finding *f = pdt_rules_finding(r->rules, j);
-
-		if (f->sb_index != sb_index)
-			continue;
-		if (!first)
-			first = f;
-		one_kind &= f->kind == first->kind;
-		count++;
-	}
-	if (!count)
-		return;
-	fprintf(fp, "    <failure type=\"%s\" message=\"",
-		one_kind ? pdt_kind_name(first->kind) : "findings");
-	if (count > 1)
-		fprintf(fp, "%zu findings: ", count);
-	for (j = 0; j < nf && named < PDT_JUNIT_MESSAGE_FINDINGS; j++) {
-		const struct pdt_finding *f = pdt_rules_finding(r->rules, j);
-
-		if (f->sb_index != sb_index)
-			continue;
-		fprintf(fp, "%s%s: ", named++ ? "; " : "", f->rule);
-		xml_str(fp, f->path);
-	}
-	fputs(count > named ? "; ...\">" : "\">", fp);
-	for (j = 0, named = 0; j < nf; j++) {
-		const struct pdt_finding *f = pdt_rules_finding(r->rules, j);
-
-		if (f->sb_index != sb_index)
-			continue;
-		if (named++)
-			fputc('\n', fp);
-		xml_finding_body(fp, f, r);
-	}
-	fputs("</failure>\n", fp);
-}
-
-static void junit_report(FILE *fp, const struct pdt_report *r)
-{
-	size_t i, j, nsb = pdt_rules_nsbs(r->rules), nf = pdt_rules_nfindings(r->rules);
-	unsigned long long failures = (r->complete ? 0 : 1) + !!pdt_rules_unlisted(r->rules);
-	char dev[24];
-
-	/* One failure per case: count the superblocks with findings. */
-	for (i = 0; i < nsb; i++)
-		for (j = 0; j < nf; j++)
-			if (pdt_rules_finding(r->rules, j)->sb_index == i) {
-				failures++;
-				break;
-			}
-	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n", fp);
-	fprintf(fp, "<testsuite name=\"pdtrace\" tests=\"%zu\" failures=\"%llu\" errors=\"0\">\n",
-		nsb + 1 + !!pdt_rules_unlisted(r->rules), failures);
-	if (pdt_rules_unlisted(r->rules))
-		fprintf(
-		    fp,
-		    "  <testcase classname=\"pdtrace\" name=\"unlisted findings\">\n"
-		    "    <failure type=\"unlisted\" message=\"%llu more findings not listed\"/>\n"
-		    "  </testcase>\n",
-		    pdt_rules_unlisted(r->rules));
-	fputs("  <testcase classname=\"pdtrace\" name=\"complete data\">\n", fp);
-	if (!r->complete && r->recording && r->recording->truncated) {
-		fputs("    <failure type=\"incomplete\" message=\"the recording is ", fp);
-		xml_str(fp, r->recording->truncated);
-		fputs("\"/>\n", fp);
-	} else if (!r->complete) {
-		fprintf(
-		    fp,
-		    "    <failure type=\"incomplete\" message=\"%llu events lost, %llu map "
-		    "insertions refused, %zu superblocks whose books differ from the kernel\"/>\n",
-		    r->lost_events, r->map_full, pdt_rules_inconsistent(r->rules));
-	}
-	fputs("  </testcase>\n", fp);
-	for (i = 0; i < nsb; i++) {
-		const struct pdt_sb *sb = pdt_rules_sb(r->rules, i);
-
-		pdt_format_dev(sb->dev, dev, sizeof(dev));
-		fputs("  <testcase classname=\"pdtrace.", fp);
-		xml_str(fp, sb->fs_type);
-		fputs("\" name=\"", fp);
-		xml_str(fp, sb->fs_type);
-		fprintf(fp, " %s ", dev);
-		xml_str(fp, sb->s_id);
-		fputs("\">\n", fp);
-		junit_failure(fp, r, i);
-		fputs("  </testcase>\n", fp);
-	}
-	fputs("</testsuite>\n</testsuites>\n", fp);
-}
-
 void pdt_report_write(FILE *fp, enum pdt_format fmt, const struct pdt_report *r)
 {
 	switch (fmt) {
@@ -583,7 +468,10 @@ void pdt_report_write(FILE *fp, enum pdt_format fmt, const struct pdt_report *r)
 		json_report(fp, r);
 		break;
 	case PDT_FMT_JUNIT:
-		junit_report(fp, r);
+		pdt_junit_report(fp, r);
+		break;
+	case PDT_FMT_KTAP:
+		pdt_ktap_report(fp, r);
 		break;
 	}
 }

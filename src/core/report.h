@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Reports of a run: text for terminals, JSON for tools, JUnit XML for CI. Plain C. */
+/* Reports of a run: text for terminals, JSON for tools, JUnit XML and KTAP for CI. Plain C. */
 #ifndef PDT_REPORT_H
 #define PDT_REPORT_H
 
@@ -10,7 +10,7 @@
 #include "mountinfo.h"
 #include "rules.h"
 
-enum pdt_format { PDT_FMT_TEXT, PDT_FMT_JSON, PDT_FMT_JUNIT };
+enum pdt_format { PDT_FMT_TEXT, PDT_FMT_JSON, PDT_FMT_JUNIT, PDT_FMT_KTAP };
 
 struct pdt_mount {
 	char path[256]; /* first mountpoint, "" if not mounted */

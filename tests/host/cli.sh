@@ -192,12 +192,20 @@ cp "$corpus/rec-tmpfs-clean.pdtrec" "$tmp/bad.pdtrec"
 printf '\377' | dd of="$tmp/bad.pdtrec" bs=1 seek=5000 conv=notrunc 2>/dev/null
 run "report of a damaged file" 2 report "$tmp/bad.pdtrec"
 one_line_error "report of a damaged file" "report: $tmp/bad.pdtrec: byte [0-9]*: block [0-9]* ([A-Z_]*, [0-9]* bytes): CRC mismatch"
+# The kernel's own KTAP parser (tools/testing/kunit of Debian's linux-source-7.2, cached).
+kunit=$("$top/tests/vm/fetch-kernel.sh" --kunit 2>"$tmp/kf") ||
+	not_ok "the kernel's KTAP parser (tests/vm/fetch-kernel.sh --kunit)" "$(cat "$tmp/kf")"
 for f in "$corpus"/rec-*.pdtrec; do
 	name=$(basename "$f")
 	case "$name" in *truncated*) want=3 ;; rec-faultfs-*) want=1 ;; *) want=0 ;; esac
-	for fmt in text json junit; do
+	for fmt in text json junit ktap; do
 		run "report -f $fmt $name" "$want" report -f "$fmt" "$f"
 	done
+	"$bin" report -f json "$f" >"$tmp/k.json" 2>/dev/null
+	"$bin" report -f ktap "$f" >"$tmp/k.ktap" 2>/dev/null
+	/usr/bin/python3 "$top/tests/host/ktap_check.py" "$kunit" "$tmp/k.ktap" "$tmp/k.json" >"$tmp/kc" 2>&1 &&
+		ok "report -f ktap $name: the kernel's KTAP parser reads the tests the JSON report has" ||
+		not_ok "report -f ktap $name: the kernel's KTAP parser reads the tests the JSON report has" "$(cat "$tmp/kc")"
 	if command -v python3 >/dev/null; then
 		"$bin" report -f json "$f" 2>/dev/null | python3 -m json.tool >/dev/null 2>&1 &&
 			ok "report -f json $name: valid JSON" || not_ok "report -f json $name: valid JSON"
@@ -216,6 +224,13 @@ PDT_JUNIT_OUT="$tmp/h.xml" "$top/build/tests/test_report" >/dev/null 2>&1
 xmllint --noout --schema "$top/tests/host/junit.xsd" "$tmp/h.xml" >"$tmp/hx" 2>&1 &&
 	ok "JUnit with a hostile path: valid against the Ant JUnit schema" ||
 	not_ok "JUnit with a hostile path: valid against the Ant JUnit schema" "$(cat "$tmp/hx")"
+# A KTAP report whose names hold '#', a newline and control bytes (made by the unit
+# test), through the kernel's KTAP parser.
+PDT_KTAP_OUT="$tmp/h.ktap" "$top/build/tests/test_report" >/dev/null 2>&1
+/usr/bin/python3 "$top/tests/host/ktap_check.py" "$kunit" "$tmp/h.ktap" >"$tmp/kc" 2>&1 &&
+	grep -q '^not ok 2 tmpfs 0:27 s\\x231 \\x23 SKIP$' "$tmp/h.ktap" &&
+	ok "KTAP with hostile names: read by the kernel's parser, one failed test per superblock" ||
+	not_ok "KTAP with hostile names: read by the kernel's parser, one failed test per superblock" "$(cat "$tmp/kc" "$tmp/h.ktap")"
 # watch's Prometheus page with a hostile mountpoint (made by the unit test) through the
 # Prometheus client's own parser (python3-prometheus-client, make deps installs it).
 PDT_PROM_OUT="$tmp/p.prom" "$top/build/tests/test_watch" >/dev/null 2>&1

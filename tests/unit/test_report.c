@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unit tests of symbolization, mountinfo parsing and the three report formats. */
+/* Unit tests of symbolization, mountinfo parsing and the report formats. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -79,6 +79,8 @@ static void test_mountinfo(void **state)
 /* A run with one finding (a persistent dentry left after umount). */
 /* The leak's path: one with XML's special characters, or any other (fixture_path). */
 static const char *fixture_path = "/a<b>&\"c\"";
+/* The superblock's s_id (a filesystem's source name: whatever its mounter chose). */
+static const char *fixture_sid = "tmpfs";
 
 static struct pdt_rules *one_leak(void)
 {
@@ -94,7 +96,7 @@ static struct pdt_rules *one_leak(void)
 	e.h.origin = PDT_ORIGIN_USER;
 	strcpy(e.h.comm, "mk\"dir");
 	strcpy(e.fs_type, "tmpfs");
-	strcpy(e.s_id, "tmpfs");
+	snprintf(e.s_id, sizeof(e.s_id), "%s", fixture_sid);
 	snprintf(e.path, sizeof(e.path), "%s", fixture_path);
 	e.nstack = 1;
 	e.stack[0] = 0xffffffff81000104ULL;
@@ -343,6 +345,51 @@ static void test_junit_report(void **state)
 	free(s);
 }
 
+static void test_ktap_report(void **state)
+{
+	char *s = render(PDT_FMT_KTAP, false, true);
+	const char *f;
+
+	(void)state;
+	/* The plan, complete data, then the superblock's findings before its result. */
+	assert_non_null(strstr(s, "KTAP version 1\n# pdtrace 0.1.0, kernel 7.2.13\n1..2\n"
+				  "ok 1 complete data\n"));
+	assert_non_null(f = strstr(s, "\n# leak: pinned-after-umount: tmpfs 0:27 /a<b>&\"c\"\n"));
+	assert_non_null(f = strstr(f, "\n# imbalance: sb-balance: tmpfs 0:27 /\n"));
+	assert_non_null(f = strstr(f, "\nnot ok 2 tmpfs 0:27 tmpfs\n"));
+	assert_non_null(strstr(f, "\n# summary: 1 leak, 1 imbalance, 0 illegal-removal\n"));
+	assert_null(strstr(s, "\nok 3"));
+	free(s);
+	s = render(PDT_FMT_KTAP, false, false);
+	assert_non_null(strstr(s, "1..2\n# incomplete: 5 events lost, 0 map insertions refused, "
+				  "0 malformed events, 0 superblocks whose books differ from the "
+				  "kernel\nnot ok 1 complete data\n"));
+	free(s);
+	/*
+	 * A '#' in a test name would end it ("ok 2 name # SKIP"): \x23. Control bytes and a
+	 * newline in a path stay inside their diagnostic line. tests/host/cli.sh runs the
+	 * kernel's KTAP parser on this report.
+	 */
+	fixture_path = "/a#b\nok 9 x\x1b[1m\xff\\x";
+	fixture_sid = "s#1 # SKIP";
+	s = render(PDT_FMT_KTAP, false, true);
+	fixture_path = "/a<b>&\"c\"";
+	fixture_sid = "tmpfs";
+	assert_null(strchr(s, '\x1b'));
+	assert_null(strstr(s, "\nok 9"));
+	assert_non_null(strstr(s, "\n# leak: pinned-after-umount: tmpfs 0:27 /a#b\\x0aok 9 "
+				  "x\\x1b[1m\\xff\\\\x\n"));
+	assert_non_null(strstr(s, "\nnot ok 2 tmpfs 0:27 s\\x231 \\x23 SKIP\n"));
+	if (getenv("PDT_KTAP_OUT")) {
+		FILE *fp = fopen(getenv("PDT_KTAP_OUT"), "w");
+
+		assert_non_null(fp);
+		fputs(s, fp);
+		fclose(fp);
+	}
+	free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -353,6 +400,7 @@ int main(void)
 		cmocka_unit_test(test_json_report),
 		cmocka_unit_test(test_text_report),
 		cmocka_unit_test(test_junit_report),
+		cmocka_unit_test(test_ktap_report),
 		cmocka_unit_test(test_status_with_lost_events),
 		cmocka_unit_test(test_user_creation_without_stack),
 	};

@@ -2,7 +2,9 @@
 # Download Debian's packaged kernel (generic amd64 flavour from sid) into a cache
 # outside the work tree, and reuse it when it is already there.
 #
-# Usage: fetch-kernel.sh [--print-dir]
+# Usage: fetch-kernel.sh [--kunit]
+#   --kunit  instead, the kernel's own KTAP parser (tools/testing/kunit from the suite's
+#            linux-source-7.2): prints the directory holding kunit_parser.py
 #   PDTRACE_CACHE      cache root (default: ${XDG_CACHE_HOME:-$HOME/.cache}/pdtrace)
 #   PDTRACE_KERNEL_VER kernel ABI version (e.g. 7.2.13+deb14-amd64); default: resolved
 #                      from sid's linux-image-amd64 meta package
@@ -61,7 +63,35 @@ download() { # package -> path of the .deb
 	ls "$dir"/"${pkg}"_*.deb | head -n1
 }
 
+# The KTAP parser of the kernel source the packaged kernel comes from, unpacked alone.
+kunit() {
+	[ -d "$apt_dir/lists" ] && ls "$apt_dir"/lists/*Packages* >/dev/null 2>&1 || apt_update
+	local v dir
+	# shellcheck disable=SC2046
+	v=$(apt-cache $(apt_opts) show linux-source-7.2 2>/dev/null | sed -n 's/^Version: //p' | head -n1)
+	[ -n "$v" ] || { apt_update; v=$(apt-cache $(apt_opts) show linux-source-7.2 2>/dev/null | sed -n 's/^Version: //p' | head -n1); }
+	[ -n "$v" ] || die "no linux-source-7.2 in $suite"
+	dir=$cache/kunit-$v
+	if [ ! -f "$dir/kunit_parser.py" ]; then
+		tmp=$(mktemp -d "$cache/.fetch.XXXXXX")
+		trap 'rm -rf "$tmp"' EXIT
+		echo "fetch-kernel: downloading Debian's linux-source-7.2 $v ($suite) for its KTAP parser" >&2
+		local deb
+		deb=$(download linux-source-7.2 "$tmp")
+		dpkg-deb --fsys-tarfile "$deb" | tar -xO ./usr/src/linux-source-7.2.tar.xz |
+			tar -xJ -C "$tmp" --wildcards '*/tools/testing/kunit/*.py' ||
+			die "cannot unpack tools/testing/kunit from $deb"
+		rm -rf "$dir"
+		mv "$tmp"/linux-source-7.2/tools/testing/kunit "$dir"
+	fi
+	echo "$dir"
+}
+
 main() {
+	if [ "${1:-}" = --kunit ]; then
+		kunit
+		return
+	fi
 	local ver=${PDTRACE_KERNEL_VER:-}
 	if [ -z "$ver" ]; then
 		apt_update

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The CI formats of a report (JUnit XML, KTAP), each in a file of its own, and what they
+ * share with report.c. Private to the report.
+ */
+#ifndef PDT_REPORT_FORMATS_H
+#define PDT_REPORT_FORMATS_H
+
+#include <stdio.h>
+#include "report.h"
+
+void pdt_junit_report(FILE *fp, const struct pdt_report *r);
+void pdt_ktap_report(FILE *fp, const struct pdt_report *r);
+
+/* Why the data is incomplete, in one line (a recording cut short, else the counters). */
+void pdt_report_incomplete_why(const struct pdt_report *r, char *buf, size_t n);
+/* Findings listed on superblock sb_index. */
+size_t pdt_report_sb_findings(const struct pdt_report *r, size_t sb_index);
+/* A superblock as a test is named: "FSTYPE MAJOR:MINOR S_ID", unescaped. */
+void pdt_report_sb_name(const struct pdt_report *r, size_t sb_index, char *buf, size_t n);
+
+#endif

@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * JUnit XML (the Ant schema Jenkins and GitLab read): a test case for complete data, one
+ * per superblock, one for findings past the list's end.
+ */
+#include <stdlib.h>
+#include "report_formats.h"
+
+static void xml_str(FILE *fp, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		switch (c) {
+		case '<':
+			fputs("&lt;", fp);
+			break;
+		case '>':
+			fputs("&gt;", fp);
+			break;
+		case '&':
+			fputs("&amp;", fp);
+			break;
+		case '"':
+			fputs("&quot;", fp);
+			break;
+		default:
+			/* XML 1.0 forbids most control characters, even escaped. */
+			if ((c < 0x20 && c != '\n' && c != '\t') || c >= 0x7f)
+				fprintf(fp, "\\x%02x", c);
+			else
+				fputc(c, fp);
+		}
+	}
+}
+
+/* The failure's body: the finding as the text report shows it. */
+static void xml_finding_body(FILE *fp, const struct pdt_finding *f, const struct pdt_report *r)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+
+	if (mem) {
+		pdt_finding_text(mem, f, r->ksyms, r->show_addresses);
+		fclose(mem);
+		xml_str(fp, buf);
+	}
+	free(buf);
+}
+
+/*
+ * A superblock's findings as its test case's one failure (CI servers count failed
+ * cases: the Ant JUnit schema that Jenkins and GitLab read allows one failure per
+ * case). Its type is the findings' kind when they share one; its message names the
+ * first few; its body holds every one as the text report shows it.
+ */
+#define PDT_JUNIT_MESSAGE_FINDINGS 5
+static void junit_failure(FILE *fp, const struct pdt_report *r, size_t sb_index)
+{
+	size_t j, nf = pdt_rules_nfindings(r->rules), count = 0, named = 0;
+	const struct pdt_finding *first = NULL;
+	bool one_kind = true;
+
+	for (j = 0; j < nf; j++) {
+		const struct pdt_finding *f = pdt_rules_finding(r->rules, j);
+
+		if (f->sb_index != sb_index)
+			continue;
+		if (!first)
+			first = f;
+		one_kind &= f->kind == first->kind;
+		count++;
+	}
+	if (!count)
+		return;
+	fprintf(fp, "    <failure type=\"%s\" message=\"",
+		one_kind ? pdt_kind_name(first->kind) : "findings");
+	if (count > 1)
+		fprintf(fp, "%zu findings: ", count);
+	for (j = 0; j < nf && named < PDT_JUNIT_MESSAGE_FINDINGS; j++) {
+		const struct pdt_finding *f = pdt_rules_finding(r->rules, j);
+
+		if (f->sb_index != sb_index)
+			continue;
+		fprintf(fp, "%s%s: ", named++ ? "; " : "", f->rule);
+		xml_str(fp, f->path);
+	}
+	fputs(count > named ? "; ...\">" : "\">", fp);
+	for (j = 0, named = 0; j < nf; j++) {
+		const struct pdt_finding *f = pdt_rules_finding(r->rules, j);
+
+		if (f->sb_index != sb_index)
+			continue;
+		if (named++)
+			fputc('\n', fp);
+		xml_finding_body(fp, f, r);
+	}
+	fputs("</failure>\n", fp);
+}
+
+void pdt_junit_report(FILE *fp, const struct pdt_report *r)
+{
+	size_t i, nsb = pdt_rules_nsbs(r->rules);
+	unsigned long long failures = (r->complete ? 0 : 1) + !!pdt_rules_unlisted(r->rules);
+	char name[4 * PDT_FSTYPE_LEN + 4 * PDT_SID_LEN + 32], why[512];
+
+	/* One failure per case: count the superblocks with findings. */
+	for (i = 0; i < nsb; i++)
+		failures += pdt_report_sb_findings(r, i) > 0;
+	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n", fp);
+	fprintf(fp, "<testsuite name=\"pdtrace\" tests=\"%zu\" failures=\"%llu\" errors=\"0\">\n",
+		nsb + 1 + !!pdt_rules_unlisted(r->rules), failures);
+	if (pdt_rules_unlisted(r->rules))
+		fprintf(
+		    fp,
+		    "  <testcase classname=\"pdtrace\" name=\"unlisted findings\">\n"
+		    "    <failure type=\"unlisted\" message=\"%llu more findings not listed\"/>\n"
+		    "  </testcase>\n",
+		    pdt_rules_unlisted(r->rules));
+	fputs("  <testcase classname=\"pdtrace\" name=\"complete data\">\n", fp);
+	if (!r->complete) {
+		pdt_report_incomplete_why(r, why, sizeof(why));
+		fputs("    <failure type=\"incomplete\" message=\"", fp);
+		xml_str(fp, why);
+		fputs("\"/>\n", fp);
+	}
+	fputs("  </testcase>\n", fp);
+	for (i = 0; i < nsb; i++) {
+		pdt_report_sb_name(r, i, name, sizeof(name));
+		fputs("  <testcase classname=\"pdtrace.", fp);
+		xml_str(fp, pdt_rules_sb(r->rules, i)->fs_type);
+		fputs("\" name=\"", fp);
+		xml_str(fp, name);
+		fputs("\">\n", fp);
+		junit_failure(fp, r, i);
+		fputs("  </testcase>\n", fp);
+	}
+	fputs("</testsuite>\n</testsuites>\n", fp);
+}
