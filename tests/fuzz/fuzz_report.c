@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer target: `pdtrace report` on any bytes. The reader, the rules engine
- * and the three report writers, under ASan and UBSan. Besides not crashing, the
+ * and the four report writers, under ASan and UBSan. Besides not crashing, the
  * reader must keep its contract: an error is one line naming a byte offset
  * within the input, and a file it accepts without END is marked truncated.
  *
@@ -91,6 +91,7 @@ static void write_reports(struct pdt_replay *rp, FILE *out, bool addrs)
 	pdt_report_write(out, PDT_FMT_TEXT, &rep);
 	pdt_report_write(out, PDT_FMT_JSON, &rep);
 	pdt_report_write(out, PDT_FMT_JUNIT, &rep);
+	pdt_report_write(out, PDT_FMT_KTAP, &rep);
 }
 
 /* Kept after a replay: the rules engine's books, the slice, the snapshot index. */
