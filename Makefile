@@ -10,6 +10,8 @@
 #   make deps       install the Debian packages the build and tests need
 #   make vmlinux-h  regenerate vmlinux/vmlinux.h from a packaged kernel's BTF
 #   make kmod       the VM tests' fault-injection filesystem module (tests/vm/run.sh builds it as needed)
+#   make kernel     KSRC=DIR: a kernel for the VM harness, from your tree (default: Debian's source)
+#   make kerneltest KSRC=DIR: the VM suite on that kernel
 #   make guest-tools  static helpers the VM workloads run in the guest
 #   make install    PREFIX=/usr/local DESTDIR=
 
@@ -61,6 +63,7 @@ msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
 .PHONY: all clean test check unittest hosttest vmtest stress demo bench floor stream-floor deps install vmlinux-h format \
+	kernel kerneltest \
 	check-format guest-tools kmod fuzz-smoke
 .DELETE_ON_ERROR:
 .SECONDARY: $(BPF_OBJS) $(SKELS)
@@ -220,6 +223,17 @@ deps:
 # pdt_faultfs.ko for Debian's packaged kernel, built in a cached sid chroot.
 kmod: deps
 	$(Q)OUTPUT=$(OUTPUT) tests/kmod/build.sh
+
+# A kernel the VM harness boots, from KSRC (default: Debian's linux-source-7.2):
+# allnoconfig + kconfig/base.config + kconfig/pdtrace.config, built in the sid chroot,
+# cached per source tree and configuration. make test never builds one.
+KSRC ?=
+kernel: deps
+	$(Q)tests/vm/build-kernel.sh $(if $(KSRC),--ksrc '$(KSRC)')
+
+# The whole VM suite on that kernel.
+kerneltest: deps all guest-tools
+	$(Q)k=$$(tests/vm/build-kernel.sh $(if $(KSRC),--ksrc '$(KSRC)')) && tests/vm/run.sh --kernel "$$k"
 
 install: $(OUTPUT)/pdtrace
 	install -D -m 0755 $(OUTPUT)/pdtrace $(DESTDIR)$(PREFIX)/bin/pdtrace

@@ -7,7 +7,8 @@
 # Usage: tests/kmod/build.sh [--kdir DIR] [VERSION]
 #   VERSION   kernel ABI version, e.g. 7.2.13+deb14-amd64 (default: the one
 #             tests/vm/fetch-kernel.sh resolves: PDTRACE_KERNEL_VER, else sid's)
-#   --kdir    build against this kernel build tree with the host's tools (no chroot)
+#   --kdir    build against this kernel build tree: with the host's tools, or in the
+#             chroot that a tree from tests/vm/build-kernel.sh names (DIR/.pdtrace-chroot)
 #   OUTPUT         build directory (default: build); the module is $OUTPUT/kmod/pdt_faultfs.ko
 #   PDTRACE_CACHE  cache root (default: ${XDG_CACHE_HOME:-$HOME/.cache}/pdtrace)
 #   PDTRACE_MIRROR Debian mirror for the chroot (default: the one apt already uses)
@@ -32,35 +33,8 @@ while [ $# -gt 0 ]; do
 	esac
 done
 
-default_mirror() {
-	# As tests/vm/fetch-kernel.sh: the mirror this machine's apt uses, nothing hard-coded.
-	local m
-	m=$(grep -rhoE '^(URIs:|deb) +[a-z]+://[^ ]+' /etc/apt/sources.list /etc/apt/sources.list.d/ 2>/dev/null |
-		awk '{print $2}' | grep -E "/debian/?$" | head -n1)
-	[ -n "$m" ] || die "no Debian mirror found in /etc/apt; set PDTRACE_MIRROR"
-	echo "$m"
-}
-
 # The first compiler error of a failed build, for a one-line message.
 first_error() { grep -m1 -E 'error|Error|No such|not found' "$1" || tail -n1 "$1"; }
-
-# A sid root with make, libc6-dev and linux-headers-VERSION (whose dependencies
-# bring the compiler the kernel was built with).
-ensure_chroot() { # root
-	local root=$1 log=$cache/chroot-$ver.log
-	[ -f "$root/usr/src/linux-headers-$ver/Makefile" ] && [ -x "$root/usr/bin/make" ] && return
-	command -v mmdebstrap >/dev/null || die "mmdebstrap is missing (apt-get install mmdebstrap)"
-	echo "kmod: creating a sid chroot with linux-headers-$ver in $root (under a minute, about 500 MB)" >&2
-	rm -rf "$root.new" "$root"
-	mmdebstrap --variant=minbase --mode=root --quiet \
-		--aptopt='Acquire::Check-Valid-Until "false"' \
-		--include="make,libc6-dev,linux-headers-$ver" \
-		sid "$root.new" "${PDTRACE_MIRROR:-$(default_mirror)}" >"$log" 2>&1 || {
-		rm -rf "$root.new"
-		die "mmdebstrap of sid with linux-headers-$ver failed (is that package in sid?): see $log"
-	}
-	mv "$root.new" "$root"
-}
 
 build_in_chroot() { # root log
 	local root=$1 log=$2 work=/tmp/pdt-kmod
@@ -77,13 +51,39 @@ build_in_chroot() { # root log
 	cp "$root$work/pdt_faultfs.ko" "$out/pdt_faultfs.ko.new"
 }
 
+# A tree made by tests/vm/build-kernel.sh names the chroot it was built in: its kbuild
+# tools need that chroot's libc. The tree and its source are bind-mounted at their own
+# paths there.
+build_in_kdir_chroot() { # root log
+	local root=$1 log=$2 work=$out/src obj src d rc=0 mounts=()
+	obj=$(readlink -f "$kdir")
+	src=$(readlink -f "$obj/source" 2>/dev/null || echo "$obj")
+	for d in "$obj" "$src" "$work"; do
+		mkdir -p "$root$d"
+		mountpoint -q "$root$d" && continue
+		mount --bind "$d" "$root$d" || die "cannot bind-mount $d into $root"
+		mounts=("$root$d" "${mounts[@]}")
+	done
+	mount -t proc proc "$root/proc" && mounts=("$root/proc" "${mounts[@]}")
+	env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LC_ALL=C.UTF-8 \
+		chroot "$root" make -C "$obj" M="$work" modules >"$log" 2>&1 || rc=$?
+	for d in "${mounts[@]}"; do umount "$d" || echo "kmod: warning: could not unmount $d" >&2; done
+	[ $rc -eq 0 ] || die "building pdt_faultfs.ko against $kdir failed: $(first_error "$log") (see $log)"
+}
+
 build_on_host() { # log
-	local log=$1 work=$out/src
+	local log=$1 work=$out/src root
 	rm -rf "$work"
 	mkdir -p "$work"
 	cp "$src/pdt_faultfs.c" "$src/Kbuild" "$work/"
-	make -C "$kdir" M="$work" modules >"$log" 2>&1 ||
-		die "building pdt_faultfs.ko against $kdir failed: $(first_error "$log") (see $log)"
+	if [ -f "$kdir/.pdtrace-chroot" ]; then
+		root=$(cat "$kdir/.pdtrace-chroot")
+		[ -x "$root/usr/bin/make" ] || die "the chroot $kdir was built in ($root) is gone: run make kernel again"
+		build_in_kdir_chroot "$root" "$log"
+	else
+		make -C "$kdir" M="$work" modules >"$log" 2>&1 ||
+			die "building pdt_faultfs.ko against $kdir failed: $(first_error "$log") (see $log)"
+	fi
 	cp "$work/pdt_faultfs.ko" "$out/pdt_faultfs.ko.new"
 }
 
@@ -91,7 +91,7 @@ main() {
 	local key stamp
 	if [ -n "$kdir" ]; then
 		[ -f "$kdir/Makefile" ] || die "no kernel build tree in '$kdir'"
-		key="kdir $(readlink -f "$kdir")"
+		key="kdir $(readlink -f "$kdir") $(cat "$kdir/.config" "$kdir/Module.symvers" 2>/dev/null | sha256sum)"
 	else
 		if [ -z "$ver" ]; then
 			local kd
@@ -114,8 +114,7 @@ main() {
 		# One builder per kernel version at a time (the chroot and its work dir are shared).
 		exec 9>"$cache/chroot-$ver.lock"
 		flock 9
-		ensure_chroot "$cache/chroot-$ver"
-		build_in_chroot "$cache/chroot-$ver" "$out/build.log"
+		build_in_chroot "$("$top/tests/vm/sid-chroot.sh" "$ver")" "$out/build.log"
 	fi
 	mv "$out/pdt_faultfs.ko.new" "$out/pdt_faultfs.ko"
 	echo "$stamp" >"$out/stamp"

@@ -2,9 +2,10 @@
 # Boot a kernel that has d_make_persistent() in qemu (software emulation) and run
 # pdtrace's scenarios inside it. Prints one TAP line per scenario and a summary.
 #
-# Usage: tests/vm/run.sh [--kernel BZIMAGE [--modules DIR]] [--timeout S] [-v] [--demo]
-#                        [SCENARIO...]
+# Usage: tests/vm/run.sh [--kernel BZIMAGE [--modules DIR] | --kernel KDIR] [--timeout S] [-v]
+#                        [--demo] [SCENARIO...]
 #   default kernel: Debian's packaged one (tests/vm/fetch-kernel.sh, cached)
+#   KDIR: a kernel built by make kernel (tests/vm/build-kernel.sh), its modules with it
 #   SCENARIO: names under tests/vm/scenarios (default: all)
 #   --demo: run tests/vm/demo.sh in the guest and print what it prints
 # A scenario whose header has "# boot: own" gets a boot of its own (deliberate
@@ -31,7 +32,7 @@ while [ $# -gt 0 ]; do
 	--timeout) extra_timeout=${2:?--timeout needs seconds}; shift 2 ;;
 	--demo) demo=1; shift ;;
 	-v) verbose=1; shift ;;
-	-h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) die "unknown option '$1'" ;;
 	*) scenarios+=("$1"); shift ;;
 	esac
@@ -49,6 +50,13 @@ kernel_of() {
 }
 
 pick_kernel() {
+	if [ -n "$kernel" ] && [ -d "$kernel" ]; then
+		[ -f "$kernel/RELEASE" ] && [ -r "$kernel/bzImage" ] ||
+			die "'$kernel' is not a kernel built by make kernel (no bzImage, RELEASE)"
+		[ -z "$modules" ] || die "--modules goes with a kernel image, not with a make kernel directory"
+		modules=$kernel/modules/lib/modules/$(cat "$kernel/RELEASE")
+		kernel=$kernel/bzImage
+	fi
 	if [ -n "$kernel" ]; then
 		[ -r "$kernel" ] || die "cannot read kernel image '$kernel'"
 		[ -z "$modules" ] || [ -d "$modules" ] || die "no modules directory '$modules'"
@@ -65,8 +73,10 @@ pick_kernel() {
 script_of() { if [ "$1" = demo ]; then echo "$top/tests/vm/demo.sh"; else echo "$top/tests/vm/scenarios/$1.sh"; fi; }
 header() { sed -n "s/^# $2: *//p" "$(script_of "$1")" | head -n1; }
 
-# Modules named by the scenarios ("# modules: a b"), with their dependencies, in load
-# order, decompressed into the initramfs. Debian's package has no modules.dep: make one.
+# Modules named by the scenarios ("# modules: a b?"), with their dependencies, in load
+# order, decompressed into the initramfs; built-in ones need nothing, and "b?" is loaded
+# only where the kernel has it as a module (the scenario checks in the guest what it
+# needs). Debian's package has no modules.dep: make one.
 add_modules() { # root names...
 	local root=$1; shift
 	[ $# -gt 0 ] || return 0
@@ -81,10 +91,18 @@ add_modules() { # root names...
 	depmod -b "$tmp" "$ver" 2>/dev/null || die "depmod failed on $modules"
 	mkdir -p "$root/lib/modules"
 	: >"$root/lib/modules/load-order"
-	local m dep f
+	local m dep f opt deps
 	for m in "$@"; do
-		# modprobe --show-depends lists "insmod PATH" lines, dependencies first.
-		modprobe -d "$tmp" -S "$ver" --show-depends "$m" 2>/dev/null | awk '$1 == "insmod" { print $2 }' |
+		opt=0
+		case "$m" in *\?) opt=1 m=${m%\?} ;; esac
+		# modprobe --show-depends lists "insmod PATH" lines, dependencies first, and
+		# "builtin NAME" for what the kernel has built in: nothing to load.
+		deps=$(modprobe -d "$tmp" -S "$ver" --show-depends "$m" 2>/dev/null) || deps=
+		if [ -z "$deps" ] && [ $opt -eq 1 ]; then
+			continue
+		fi
+		grep -q '^builtin ' <<<"$deps" && continue
+		awk '$1 == "insmod" { print $2 }' <<<"$deps" |
 			while read -r f; do
 				dep=$(basename "$f"); dep=${dep%.xz}; dep=${dep%.zst}
 				grep -qx "$dep" "$root/lib/modules/load-order" && continue

@@ -21,6 +21,9 @@
  *   pdt-fsop link-add NAME KIND [SLAVE1 SLAVE2]             rtnetlink RTM_NEWLINK: a network
  *                                                           device of KIND (dummy, ...); for
  *                                                           hsr the two slave devices
+ *   pdt-fsop binder-add CONTROL NAME...                     binderfs: BINDER_CTL_ADD on the
+ *                                                           binder-control device CONTROL,
+ *                                                           one new binder device per NAME
  *
  * A failing system call prints "pdt-fsop: OP ARG: ERRNO_NAME" and exits 1, so that a
  * workload can assert the exact error (e.g. ENOTEMPTY) of a refused operation.
@@ -44,6 +47,8 @@
 #include <linux/rtnetlink.h>
 #include <linux/usb/ch9.h>
 #include <linux/usb/functionfs.h>
+#include <linux/android/binderfs.h>
+#include <sys/ioctl.h>
 
 /* USB descriptors are little endian, and so is the only guest (x86_64): no conversion. */
 #if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
@@ -64,7 +69,8 @@ static int usage(void)
 	fprintf(
 	    stderr,
 	    "usage: pdt-fsop rename|mkdir|rmdir|unlink|create|mkfifo|symlink|link|mount|tmpfile|"
-	    "tmpfile-link|mq-open|mq-unlink|ffs-hold|gadgetfs-hold|umount-wait|link-add ARGS "
+	    "tmpfile-link|mq-open|mq-unlink|ffs-hold|gadgetfs-hold|umount-wait|link-add|binder-add "
+	    "ARGS "
 	    "(see the source)\n");
 	return 2;
 }
@@ -379,6 +385,31 @@ static int do_link_add(int argc, char **argv)
 	return 0;
 }
 
+static int do_binder_add(int n, char **a)
+{
+	int fd = open(a[0], O_RDWR | O_CLOEXEC);
+
+	if (fd < 0)
+		return fail("binder-add", a[0]);
+	for (int i = 1; i < n; i++) {
+		struct binderfs_device dev = { 0 };
+
+		if (strlen(a[i]) > BINDERFS_MAX_NAME) {
+			fprintf(stderr, "pdt-fsop: binder-add %s: name too long\n", a[i]);
+			close(fd);
+			return 1;
+		}
+		strcpy(dev.name, a[i]);
+		if (ioctl(fd, BINDER_CTL_ADD, &dev)) {
+			int rc = fail("binder-add", a[i]);
+
+			close(fd);
+			return rc;
+		}
+	}
+	return close(fd);
+}
+
 int main(int argc, char **argv)
 {
 	const char *op = argc > 1 ? argv[1] : "";
@@ -422,5 +453,7 @@ int main(int argc, char **argv)
 		return do_umount_wait(a[0], a[1]);
 	if (!strcmp(op, "link-add") && (n == 2 || n == 4))
 		return do_link_add(n, a);
+	if (!strcmp(op, "binder-add") && n >= 2)
+		return do_binder_add(n, a);
 	return usage();
 }

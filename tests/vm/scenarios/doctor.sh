@@ -1,4 +1,6 @@
-# pdtrace doctor passes on the packaged kernel, with every required row ok.
+# pdtrace doctor passes on the kernel under test, with every required row ok; where the
+# kernel has /proc/config.gz (make kernel's does, Debian's does not), doctor reads it and
+# finds every option of its table set, and doctor --config on it agrees.
 # timeout: 60
 . /lib.sh
 $PDTRACE doctor >/tmp/doctor.out 2>&1
@@ -10,4 +12,13 @@ for what in 'kernel BTF' 'd_make_persistent()' 'd_make_discardable()' 'hook dput
 	expect_grep "^$what  *ok " /tmp/doctor.out "$what is ok"
 done
 expect_grep '^verdict: pdtrace can trace on this kernel' /tmp/doctor.out "verdict"
+if [ -e /proc/config.gz ]; then
+	expect_grep '^kernel configuration: /proc/config.gz$' /tmp/doctor.out "doctor reads /proc/config.gz"
+	expect_no_grep ' MISSING \| absent ' /tmp/doctor.out "every option of doctor's table is set"
+	$PDTRACE doctor --config /proc/config.gz >/tmp/doctor-config.out 2>&1
+	expect_eq "$?" 0 "doctor --config /proc/config.gz"
+	expect_grep '^verdict: this configuration lets pdtrace trace$' /tmp/doctor-config.out "doctor --config verdict"
+else
+	expect_no_grep '^kernel configuration:' /tmp/doctor.out "no configuration to read, none claimed"
+fi
 finish
