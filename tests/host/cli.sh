@@ -46,12 +46,12 @@ for c in $listed; do
 	"$bin" $c --help >"$tmp/out" 2>&1 && grep -q "^Usage: pdtrace $c " "$tmp/out" &&
 		ok "--help's '$c' answers '$c --help'" || not_ok "--help's '$c' answers '$c --help'" "$(head -3 "$tmp/out")"
 done
-# The README's findings table is the rule table (src/core/rules.c), row for row.
+# The findings table (docs/findings.md) is the rule table (src/core/rules.c), row for row.
 rules_src=$(sed -n 's/^#define PDT_RULE_[A-Z_]* "\([a-z-]*\)"$/\1/p' "$top/src/core/rules.h" | sort)
-rules_doc=$(sed -n 's/^| [a-z-]* | `\([a-z-]*\)` | .*/\1/p' "$top/README.md" | sort)
+rules_doc=$(sed -n 's/^| [a-z-]* | `\([a-z-]*\)` | .*/\1/p' "$top/docs/findings.md" | sort)
 [ "$(echo "$rules_src" | wc -l)" -ge 11 ] && [ "$rules_src" = "$rules_doc" ] &&
-	ok "the README documents every rule of the table, and no other" ||
-	not_ok "the README documents every rule of the table, and no other" "table: $rules_src" "README: $rules_doc"
+	ok "docs/findings.md documents every rule of the table, and no other" ||
+	not_ok "docs/findings.md documents every rule of the table, and no other" "table: $rules_src" "docs: $rules_doc"
 run "doctor --help" 0 doctor --help
 
 # doctor --config: a kernel configuration, before anyone boots it.

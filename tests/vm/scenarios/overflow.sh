@@ -2,7 +2,7 @@
 # check, record (and report), watch and trace say so: the counts in the JSON and text reports, "complete":false, exit 3, and nothing
 # crashes. check on the same workloads with the default sizes: complete data, exit 0. The
 # options reach the kernel: the sizes of pdtrace's maps are read from its fdinfo while it
-# runs (their memlock figures, the README's memory costs, are printed).
+# runs (their memlock figures, the memory costs in docs/tracing.md, are printed).
 # timeout: 600
 . /lib.sh
 mkdir -p /mnt/o
