@@ -38,6 +38,8 @@ suite host/cli "$top/tests/host/cli.sh"
 # The recording reader under libFuzzer: corpus as regression tests, then ~60 s of fuzzing.
 suite fuzz make -s -C "$top" fuzz-smoke
 [ "$host_only" = 1 ] || suite vm "$top/tests/vm/run.sh"
+# The CI recipes of docs/ci.md, run as written.
+[ "$host_only" = 1 ] || suite vm/ci-recipe "$top/tests/vm/ci-recipe.sh"
 
 if [ "$skipped" -gt 0 ]; then
 	echo "$passed passed, $failed failed, $skipped skipped"

@@ -3,9 +3,12 @@
 # pdtrace's scenarios inside it. Prints one TAP line per scenario and a summary.
 #
 # Usage: tests/vm/run.sh [--kernel BZIMAGE [--modules DIR] | --kernel KDIR] [--timeout S] [-v]
-#                        [--demo] [SCENARIO...]
+#                        [--scenarios DIR] [--results DIR] [--demo] [SCENARIO...]
 #   default kernel: Debian's packaged one (tests/vm/fetch-kernel.sh, cached)
 #   KDIR: a kernel built by make kernel (tests/vm/build-kernel.sh), its modules with it
+#   --scenarios DIR: your own scenarios, DIR/*.sh (run alone when no SCENARIO is named);
+#     all of DIR is /ci in the guest
+#   --results DIR: what the scenarios leave in the guest's /results comes back there
 #   SCENARIO: names under tests/vm/scenarios (default: all)
 #   --demo: run tests/vm/demo.sh in the guest and print what it prints
 # A scenario whose header has "# boot: own" gets a boot of its own (deliberate
@@ -20,7 +23,8 @@ set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out=${OUTPUT:-$top/build}/vm
-kernel= modules= kver= verbose=0 demo=0 extra_timeout=${PDTRACE_VM_TIMEOUT:-0}
+kernel= modules= kver= verbose=0 demo=0 extra_timeout=${PDTRACE_VM_TIMEOUT:-0} user_dir= results=
+results_arg=
 scenarios=()
 
 die() { echo "vm: $*" >&2; exit 2; }
@@ -31,8 +35,10 @@ while [ $# -gt 0 ]; do
 	--modules) modules=${2:?--modules needs a directory}; shift 2 ;;
 	--timeout) extra_timeout=${2:?--timeout needs seconds}; shift 2 ;;
 	--demo) demo=1; shift ;;
+	--scenarios) user_dir=${2:?--scenarios needs a directory}; shift 2 ;;
+	--results) results=${2:?--results needs a directory}; shift 2 ;;
 	-v) verbose=1; shift ;;
-	-h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) die "unknown option '$1'" ;;
 	*) scenarios+=("$1"); shift ;;
 	esac
@@ -70,7 +76,15 @@ pick_kernel() {
 }
 
 # Header value of a scenario: field NAME of "# NAME: value".
-script_of() { if [ "$1" = demo ]; then echo "$top/tests/vm/demo.sh"; else echo "$top/tests/vm/scenarios/$1.sh"; fi; }
+script_of() {
+	if [ "$1" = demo ]; then
+		echo "$top/tests/vm/demo.sh"
+	elif [ -n "$user_dir" ] && [ -f "$user_dir/$1.sh" ]; then
+		echo "$user_dir/$1.sh"
+	else
+		echo "$top/tests/vm/scenarios/$1.sh"
+	fi
+}
 header() { sed -n "s/^# $2: *//p" "$(script_of "$1")" | head -n1; }
 
 # Modules named by the scenarios ("# modules: a b?"), with their dependencies, in load
@@ -154,6 +168,10 @@ build_initramfs() { # names...
 	cp "$top"/tests/vm/workloads/*.sh "$root/workloads/"
 	cp "$top"/build/guest-tools/* "$root/bin/"
 	[ $demo -eq 0 ] || cp "$top/tests/vm/demo.sh" "$root/scenarios/demo.sh"
+	if [ -n "$user_dir" ]; then
+		cp -r "$user_dir" "$root/ci"
+		cp "$user_dir"/*.sh "$root/scenarios/"
+	fi
 	for s in "$@"; do
 		# shellcheck disable=SC2207
 		mods+=($(header "$s" modules))
@@ -182,7 +200,7 @@ boot_tmux() { # index name limit
 		"timeout --foreground --kill-after=10 $limit qemu-system-x86_64 ${qemu_args[*]} \
 		-chardev stdio,id=con,signal=off -serial chardev:con -serial file:$res \
 		-kernel '${boot_kernel:-$kernel}' -initrd '$out/initrd.gz' \
-		-append 'console=ttyS0 panic=-1 oops=panic quiet pdtrace.run=$name' 2>'$out/boot-$idx.qemu'"
+		-append 'console=ttyS0 panic=-1 oops=panic quiet pdtrace.run=$name$results_arg' 2>'$out/boot-$idx.qemu'"
 	PDT_TMUX="tmux -S $sock" PDT_PANE=pdt bash "$top/tests/vm/scenarios/$name.host" \
 		>"$out/boot-$idx.host" 2>&1 || hostrc=$?
 	# Wait for the guest to power off (the host part ends it, or the timeout does).
@@ -213,12 +231,21 @@ boot() { # index names...
 		timeout --kill-after=10 "$limit" qemu-system-x86_64 "${qemu_args[@]}" \
 			-kernel "${boot_kernel:-$kernel}" -initrd "$out/initrd.gz" \
 			-serial "file:$out/boot-$idx.console" -serial "file:$out/boot-$idx.results" \
-			-append "console=ttyS0 panic=-1 oops=panic quiet pdtrace.run=$list" \
+			-append "console=ttyS0 panic=-1 oops=panic quiet pdtrace.run=$list$results_arg" \
 			</dev/null >/dev/null 2>"$out/boot-$idx.qemu" || true
 	fi
 	# The guest's tty turns \n into \r\n.
 	[ -f "$out/boot-$idx.results" ] && sed -i 's/\r$//' "$out/boot-$idx.results"
+	[ -z "$results" ] || fetch_results "$out/boot-$idx.results"
 	return 0
+}
+
+# The guest's /results, sent as a base64 tar between "@@PDT RESULTS" and "@@PDT RESULTS
+# END" after the last scenario, unpacked into --results DIR.
+fetch_results() { # results-file
+	awk '$0 == "@@PDT RESULTS" { on = 1; next } $0 == "@@PDT RESULTS END" { on = 0 } on' "$1" |
+		base64 -d | tar -xzf - -C "$results" 2>/dev/null ||
+		echo "vm: no results came back from the guest (see $1)" >&2
 }
 
 # Emit TAP for the scenarios of one boot; counts into pass/fail.
@@ -275,6 +302,22 @@ main() {
 		grep -q '^@@PDT END demo 0$' "$out/boot-demo.results" || die "the demo failed (see $out/boot-demo.console)"
 		return
 	fi
+	local user_scenarios=()
+	if [ -n "$user_dir" ]; then
+		[ -d "$user_dir" ] && ls "$user_dir"/*.sh >/dev/null 2>&1 || die "no scenarios (*.sh) in '$user_dir'"
+		user_dir=$(readlink -f "$user_dir")
+		for s in "$user_dir"/*.sh; do
+			[ ! -f "$top/tests/vm/scenarios/$(basename "$s")" ] ||
+				die "$s: pdtrace has a scenario of that name; rename yours"
+			user_scenarios+=("$(basename "$s" .sh)")
+		done
+		[ ${#scenarios[@]} -gt 0 ] || scenarios=("${user_scenarios[@]}")
+	fi
+	if [ -n "$results" ]; then
+		mkdir -p "$results" || die "cannot make '$results'"
+		results=$(readlink -f "$results")
+		results_arg=" pdtrace.results=1"
+	fi
 	if [ ${#scenarios[@]} -eq 0 ]; then
 		for s in "$top"/tests/vm/scenarios/*.sh; do
 			s=$(basename "$s" .sh)
@@ -284,7 +327,7 @@ main() {
 	fi
 	local shared=() own=() s
 	for s in "${scenarios[@]}"; do
-		[ -f "$top/tests/vm/scenarios/$s.sh" ] || die "no scenario '$s'"
+		[ -f "$(script_of "$s")" ] || die "no scenario '$s'"
 		if [ "$(header "$s" boot)" = own ] || [ -n "$(header "$s" kernel)" ] ||
 			[ -n "$(header "$s" console)" ]; then
 			own+=("$s")
