@@ -13,11 +13,14 @@
 #   make kernel     KSRC=DIR: a kernel for the VM harness, from your tree (default: Debian's source)
 #   make kerneltest KSRC=DIR: the VM suite on that kernel
 #   make guest-tools  static helpers the VM workloads run in the guest
-#   make install    PREFIX=/usr/local DESTDIR=
+#   make install    PREFIX=/usr/local DESTDIR=: the binary (sbin), man pages, bash completion
 
 OUTPUT ?= build
 PREFIX ?= /usr/local
 DESTDIR ?=
+SBINDIR ?= $(PREFIX)/sbin
+MANDIR ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 CLANG ?= clang
 BPFTOOL ?= bpftool
 CC ?= gcc
@@ -235,8 +238,16 @@ kernel: deps
 kerneltest: deps all guest-tools
 	$(Q)k=$$(tests/vm/build-kernel.sh $(if $(KSRC),--ksrc '$(KSRC)')) && tests/vm/run.sh --kernel "$$k"
 
+# A system administrator's tool (section 8): sbin, as Debian's package has it. The man
+# pages go in as they are (the package gzips them); bash-completion loads the
+# completion by the command's name, from PREFIX/share as from /usr/share.
+MAN_PAGES := $(wildcard man/*.8)
+
 install: $(OUTPUT)/pdtrace
-	install -D -m 0755 $(OUTPUT)/pdtrace $(DESTDIR)$(PREFIX)/bin/pdtrace
+	install -D -m 0755 $(OUTPUT)/pdtrace $(DESTDIR)$(SBINDIR)/pdtrace
+	install -d -m 0755 $(DESTDIR)$(MANDIR)/man8
+	install -m 0644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/man8/
+	install -D -m 0644 completion/pdtrace $(DESTDIR)$(BASHCOMPDIR)/pdtrace
 
 vmlinux-h:
 	$(Q)scripts/gen-vmlinux-h.sh vmlinux/vmlinux.h

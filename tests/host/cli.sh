@@ -265,7 +265,7 @@ else
 fi
 
 make -s -C "$top" install DESTDIR="$tmp/dest" PREFIX=/opt/pdt >/dev/null 2>&1
-[ -x "$tmp/dest/opt/pdt/bin/pdtrace" ] && ok "make install honours DESTDIR and PREFIX" || not_ok "make install honours DESTDIR and PREFIX"
+[ -x "$tmp/dest/opt/pdt/sbin/pdtrace" ] && ok "make install honours DESTDIR and PREFIX" || not_ok "make install honours DESTDIR and PREFIX"
 
 # doctor on the host's own kernel. On a kernel without the API it must say so in one
 # line and exit 2; whatever the kernel, the attach row and the problem lines agree.
