@@ -4,7 +4,10 @@
 #   build:   clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev libzstd-dev make gcc libc6-dev
 #   tests:   libcmocka-dev (unit test runner), clang-format, valgrind, python3 and
 #            python3-prometheus-client (the exposition-format parser that reads watch's metrics),
-#            libxml2-utils (xmllint: JUnit reports against tests/host/junit.xsd)
+#            libxml2-utils (xmllint: JUnit reports against tests/host/junit.xsd),
+#            mandoc (mandoc -T lint on the man pages), man-db (man --warnings: groff's view
+#            of them, and man -w), bash-completion (drives the completion)
+#   package: lintian (checks make deb's package)
 #   VM:      qemu-system-x86 busybox-static cpio xz-utils zstd kmod debian-archive-keyring
 #            mmdebstrap (the sid chroot that builds the test module, tests/kmod/build.sh),
 #            tmux (drives watch on a terminal)
@@ -12,7 +15,7 @@ set -euo pipefail
 
 pkgs=(clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev libzstd-dev make gcc libc6-dev
 	libcmocka-dev clang-format valgrind python3 python3-prometheus-client
-	libxml2-utils
+	libxml2-utils mandoc man-db bash-completion lintian
 	qemu-system-x86 busybox-static cpio xz-utils zstd kmod debian-archive-keyring mmdebstrap tmux)
 
 missing=()

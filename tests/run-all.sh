@@ -35,6 +35,8 @@ for t in "$build"/tests/test_*; do
 	[ -x "$t" ] && CMOCKA_MESSAGE_OUTPUT=TAP suite "unit/$(basename "$t")" "$t"
 done
 suite host/cli "$top/tests/host/cli.sh"
+suite host/man "$top/tests/host/man.sh"
+suite host/completion "$top/tests/host/completion.sh"
 # The recording reader under libFuzzer: corpus as regression tests, then ~60 s of fuzzing.
 suite fuzz make -s -C "$top" fuzz-smoke
 [ "$host_only" = 1 ] || suite vm "$top/tests/vm/run.sh"
