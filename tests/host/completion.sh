@@ -13,7 +13,7 @@ trap 'rm -rf "$tmp"' EXIT
 n=0 failed=0
 
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; shift; for l in "$@"; do echo "#   $l"; done; }
+not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; shift; for l in "$@"; do printf '%s\n' "$l" | sed 's/^/#   /'; done; }
 # check STATUS NAME DIAGNOSTIC...: pass $? first.
 check() {
 	local rc=$1 name=$2
