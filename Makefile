@@ -14,6 +14,7 @@
 #   make kerneltest KSRC=DIR: the VM suite on that kernel
 #   make guest-tools  static helpers the VM workloads run in the guest
 #   make install    PREFIX=/usr/local DESTDIR=: the binary (sbin), man pages, bash completion
+#   make deb        build/pdtrace_VERSION-REV_amd64.deb, with dpkg-deb (no debhelper)
 
 OUTPUT ?= build
 PREFIX ?= /usr/local
@@ -65,7 +66,7 @@ Q := @
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
-.PHONY: all clean test check unittest hosttest vmtest stress demo bench floor stream-floor deps install vmlinux-h format \
+.PHONY: all clean test check unittest hosttest vmtest stress demo bench floor stream-floor deps install deb vmlinux-h format \
 	kernel kerneltest \
 	check-format guest-tools kmod fuzz-smoke
 .DELETE_ON_ERROR:
@@ -248,6 +249,20 @@ install: $(OUTPUT)/pdtrace
 	install -d -m 0755 $(DESTDIR)$(MANDIR)/man8
 	install -m 0644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/man8/
 	install -D -m 0644 completion/pdtrace $(DESTDIR)$(BASHCOMPDIR)/pdtrace
+
+# The Debian package: make install into a tree of its own, then scripts/mkdeb.sh
+# (packaging/deb/: control, copyright, changelog, lintian overrides).
+DEB_REVISION := 1
+DEB_VERSION := $(VERSION)-$(DEB_REVISION)
+DEB := $(OUTPUT)/pdtrace_$(DEB_VERSION)_amd64.deb
+
+deb: $(DEB)
+
+$(DEB): $(OUTPUT)/pdtrace $(MAN_PAGES) completion/pdtrace $(wildcard packaging/deb/*) scripts/mkdeb.sh
+	$(call msg,DEB,$@)
+	$(Q)rm -rf $(OUTPUT)/deb
+	$(Q)$(MAKE) -s install DESTDIR=$(abspath $(OUTPUT))/deb PREFIX=/usr >/dev/null
+	$(Q)scripts/mkdeb.sh $(OUTPUT)/deb $(DEB_VERSION) $@ >/dev/null
 
 vmlinux-h:
 	$(Q)scripts/gen-vmlinux-h.sh vmlinux/vmlinux.h
