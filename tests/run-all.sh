@@ -39,6 +39,8 @@ suite host/man "$top/tests/host/man.sh"
 suite host/completion "$top/tests/host/completion.sh"
 # The recording reader under libFuzzer: corpus as regression tests, then ~60 s of fuzzing.
 suite fuzz make -s -C "$top" fuzz-smoke
+# The Debian package, installed into a cached Debian 12 root (made once, from the network).
+[ "$host_only" = 1 ] || suite host/deb "$top/tests/host/deb.sh"
 [ "$host_only" = 1 ] || suite vm "$top/tests/vm/run.sh"
 # The CI recipes of docs/ci.md, run as written.
 [ "$host_only" = 1 ] || suite vm/ci-recipe "$top/tests/vm/ci-recipe.sh"
