@@ -21,6 +21,7 @@ check() {
 	local rc=$1 name=$2
 	shift 2
 	if [ "$rc" -eq 0 ]; then ok "$name"; else not_ok "$name" "$@"; fi
+	return "$rc"
 }
 
 version=$(sed -n 's/^VERSION := //p' "$top/Makefile")
@@ -123,17 +124,20 @@ else
 fi
 
 # Installed into a fresh Debian 12 root.
-if [ "$(id -u)" -ne 0 ]; then
+skip_root() { # why
+	local t
 	for t in "dpkg -i into a fresh bookworm root" "pdtrace --version there" "man -w pdtrace there" \
-		"pdtrace doctor there" "dpkg --purge there"; do
-		skip "$t" "needs root (chroot)"
+		"man -w of each command's page there" "man renders there" "pdtrace doctor there" "dpkg --purge there"; do
+		skip "$t" "$1"
 	done
 	echo "1..$n"
 	[ "$failed" -eq 0 ]
 	exit
-fi
+}
+[ "$(id -u)" -eq 0 ] || skip_root "needs root (chroot)"
 base=$("$top/tests/host/debroot.sh" 2>"$tmp/root.err")
-check $? "a Debian 12 root with man-db (tests/host/debroot.sh)" "$(tail -5 "$tmp/root.err")"
+check $? "a Debian 12 root with man-db (tests/host/debroot.sh)" "$(tail -5 "$tmp/root.err")" ||
+	skip_root "no Debian 12 root"
 root=$tmp/root
 cp -a "$base" "$root" && cp "$deb" "$root/tmp/pdtrace.deb"
 in_root() { chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C.UTF-8 "$@"; }
