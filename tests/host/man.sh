@@ -103,6 +103,10 @@ for c in check report; do
 		check $? "pdtrace-$c.8: format $fmt, which $c accepts" "$(cat "$tmp/err")"
 	done
 done
+# pdtrace(8) describes every command of the table, and no other.
+listed=$(section "$man/pdtrace.8" DESCRIPTION | sed -n 's/^\.It Cm \([a-z]*\)$/\1/p' | sort)
+[ "$listed" = "$(echo "$commands" | sort)" ]
+check $? "pdtrace.8 describes every command of the table, and no other" "page: $(echo $listed)"
 # pdtrace(8)'s findings are the rule table (src/core/rules.h), rule for rule.
 rules_src=$(sed -n 's/^#define PDT_RULE_[A-Z_]* "\([a-z-]*\)"$/\1/p' "$top/src/core/rules.h" | sort)
 rules_page=$(section "$man/pdtrace.8" FINDINGS | sed -n 's/^\.It Sy \([a-z-]*\)$/\1/p' | sort)
