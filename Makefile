@@ -261,7 +261,8 @@ deb: $(DEB)
 $(DEB): $(OUTPUT)/pdtrace $(MAN_PAGES) completion/pdtrace $(wildcard packaging/deb/*) scripts/mkdeb.sh
 	$(call msg,DEB,$@)
 	$(Q)rm -rf $(OUTPUT)/deb
-	$(Q)$(MAKE) -s install DESTDIR=$(abspath $(OUTPUT))/deb PREFIX=/usr >/dev/null
+	$(Q)$(MAKE) -s install DESTDIR=$(abspath $(OUTPUT))/deb PREFIX=/usr SBINDIR=/usr/sbin \
+		MANDIR=/usr/share/man BASHCOMPDIR=/usr/share/bash-completion/completions >/dev/null
 	$(Q)scripts/mkdeb.sh $(OUTPUT)/deb $(DEB_VERSION) $@ >/dev/null
 
 vmlinux-h:
