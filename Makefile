@@ -32,10 +32,11 @@ ARCH := x86
 
 WARN := -Wall -Wextra -Werror
 CFLAGS ?= -g -O2
-ALL_CFLAGS := $(CFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -Iinclude -Isrc -Isrc/core -I$(OUTPUT)
+ALL_CFLAGS := $(CFLAGS) $(WARN) -ffile-prefix-map=$(CURDIR)=. -std=gnu11 -D_GNU_SOURCE -Iinclude -Isrc -Isrc/core -I$(OUTPUT)
 # The 7.x kernels embed anonymous structs by tag (-fms-extensions); vmlinux.h mirrors that.
-# BPF_PROG() declares ctx and every argument: unused ones are normal there.
-BPF_CFLAGS := $(BPF_EXTRA) -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) $(WARN) -fms-extensions \
+# BPF_PROG() declares ctx and every argument: unused ones are normal there. No build
+# directory in the binaries (debug information, the embedded BPF objects): -ffile-prefix-map.
+BPF_CFLAGS := $(BPF_EXTRA) -g -O2 -ffile-prefix-map=$(CURDIR)=. -target bpf -D__TARGET_ARCH_$(ARCH) $(WARN) -fms-extensions \
 	-Wno-microsoft-anon-tag -Wno-unused-parameter -Iinclude -Ivmlinux
 STATIC_LIBS := -static -l:libbpf.a -l:libelf.a -l:libz.a -l:libzstd.a
 

@@ -263,6 +263,13 @@ if LC_ALL=C readelf -d "$bin" 2>/dev/null | grep -q NEEDED; then
 else
 	ok "pdtrace is statically linked"
 fi
+# Nothing of the machine it was built on: no build directory in its debug information or
+# its embedded BPF objects.
+if grep -qF "$top" "$bin"; then
+	not_ok "the binary holds no build directory" "$(strings "$bin" | grep -F "$top" | head -n 3)"
+else
+	ok "the binary holds no build directory"
+fi
 
 make -s -C "$top" install DESTDIR="$tmp/dest" PREFIX=/opt/pdt >/dev/null 2>&1
 [ -x "$tmp/dest/opt/pdt/sbin/pdtrace" ] && ok "make install honours DESTDIR and PREFIX" || not_ok "make install honours DESTDIR and PREFIX"
