@@ -3,7 +3,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
+#include <unistd.h>
+#include <linux/capability.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "hooks.h"
@@ -14,18 +17,16 @@
 #define CAP_PERFMON_BIT 38
 #define CAP_BPF_BIT 39
 
+/* The effective set from capget(2): no /proc needed (a chroot, an early boot). */
 static void read_caps(struct pdt_facts *f)
 {
-	unsigned long long eff = 0;
-	char line[256];
-	FILE *fp = fopen("/proc/self/status", "r");
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[2] = {};
+	unsigned long long eff;
 
-	if (!fp)
+	if (syscall(SYS_capget, &hdr, data))
 		return;
-	while (fgets(line, sizeof(line), fp))
-		if (sscanf(line, "CapEff: %llx", &eff) == 1)
-			break;
-	fclose(fp);
+	eff = (unsigned long long)data[1].effective << 32 | data[0].effective;
 	f->cap_sys_admin = eff >> CAP_SYS_ADMIN_BIT & 1;
 	f->cap_perfmon = eff >> CAP_PERFMON_BIT & 1;
 	f->cap_bpf = eff >> CAP_BPF_BIT & 1;

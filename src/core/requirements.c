@@ -76,11 +76,15 @@ static const char *errno_name(int err)
 
 static void eval_btf(const struct pdt_facts *f, struct pdt_verdict *v)
 {
-	if (f->btf_err)
+	if (f->btf_err) {
 		add_row(v, "kernel BTF", PDT_ST_MISSING, true,
 			"no /sys/kernel/btf/vmlinux (%s): CONFIG_DEBUG_INFO_BTF is needed",
 			errno_name(-f->btf_err));
-	else
+		add_problem(v,
+			    "no kernel BTF (/sys/kernel/btf/vmlinux: %s): a kernel built without "
+			    "CONFIG_DEBUG_INFO_BTF, or no sysfs mounted here",
+			    errno_name(-f->btf_err));
+	} else
 		add_row(v, "kernel BTF", PDT_ST_OK, true, "/sys/kernel/btf/vmlinux");
 }
 

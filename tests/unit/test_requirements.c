@@ -156,6 +156,12 @@ static void test_no_btf_skips_function_checks(void **state)
 	assert_int_equal(row(&v, "d_make_persistent()")->status, PDT_ST_SKIPPED);
 	assert_int_equal(row(&v, "DCACHE_PERSISTENT")->status, PDT_ST_SKIPPED);
 	assert_non_null(strstr(row(&v, "kernel BTF")->detail, "CONFIG_DEBUG_INFO_BTF"));
+	/* The reason is a problem line of its own, not "a required check failed". */
+	assert_int_equal(v.nproblems, 1);
+	assert_string_equal(
+	    v.problems[0],
+	    "no kernel BTF (/sys/kernel/btf/vmlinux: ENOENT): a kernel built without "
+	    "CONFIG_DEBUG_INFO_BTF, or no sysfs mounted here");
 }
 
 static void test_attach_other_error(void **state)
