@@ -77,20 +77,25 @@ static bool enum_has(const struct btf *btf, const char *type, const char *name, 
 	return false;
 }
 
+/*
+ * A hook's function in the kernel's BTF, or in its module's when it is one: the same
+ * code is a module on one kernel (configfs on Debian's) and built in on another.
+ */
 enum pdt_func_state pdt_find_func(struct btf *vmlinux, const struct pdt_hook *h)
 {
 	enum pdt_func_state st = PDT_FUNC_ABSENT;
-	struct btf *btf = vmlinux;
+	struct btf *btf;
 
-	if (h->module) {
-		btf = btf__load_module_btf(h->module, vmlinux);
-		if (!btf)
-			return PDT_FUNC_NO_MODULE;
-	}
+	if (btf__find_by_name_kind(vmlinux, h->func, BTF_KIND_FUNC) >= 0)
+		return PDT_FUNC_PRESENT;
+	if (!h->module)
+		return PDT_FUNC_ABSENT;
+	btf = btf__load_module_btf(h->module, vmlinux);
+	if (!btf)
+		return PDT_FUNC_NO_MODULE;
 	if (btf__find_by_name_kind(btf, h->func, BTF_KIND_FUNC) >= 0)
 		st = PDT_FUNC_PRESENT;
-	if (btf != vmlinux)
-		btf__free(btf);
+	btf__free(btf);
 	return st;
 }
 

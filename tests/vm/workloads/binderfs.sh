@@ -66,11 +66,13 @@ wl_binderfs_run() {
 	wl_do pdt-fsop unlink "$m/pdt-a2"             # 2
 	wl_absent "$m/pdt-a" "$m/pdt-a2" "$m/pdt-b"
 	wl_present binderfs "$m" $((n0 + 1))
-	wl_do umount "$m"
 
-	# With stats=global, binder_logs/ too; one device added, all left to umount.
+	# With stats=global, binder_logs/ too; one device added, all left to umount. Mounted
+	# before the first goes away, or it could take the first one's device number, and the
+	# counts are keyed by device.
 	wl_do mount -t binder -o stats=global pdt-wl-binder2 "$m2"
 	wl_note_dev binderfs-logs "$m2"
+	wl_do umount "$m"
 	wl_exists "$m2/binder_logs/proc"
 	n2=$(wl_binderfs_count "$m2")
 	echo "@wl initial binderfs-logs $n2"
