@@ -244,16 +244,19 @@ client_run() {
 }
 
 # client_books WHAT JSON [FSTYPE]: complete data (no lost event, no full map), the
-# self-check finding every mounted superblock's books right, and every superblock's books
-# back to zero (but FSTYPE's, where faults were injected): nothing persistent left; an
-# unmounted one unpinned at umount what was not discarded (made + adopted = discarded +
-# unpinned); one still mounted (configfs, tracefs, bpffs, ...) discarded all the client made.
+# self-check (on by default) walking every superblock still mounted and finding its books
+# right, and every superblock's books back to zero (but FSTYPE's, where faults were
+# injected): nothing persistent left; an unmounted one unpinned at umount what was not
+# discarded (made + adopted = discarded + unpinned); one still mounted (configfs, tracefs,
+# bpffs, ...) discarded all the client made.
 client_books() {
 	local what=$1 json=$2 skip=${3:-} bad
 	pdt-jsonck "$json" || fail "$what: check's JSON report is not valid JSON"
 	expect_grep '"complete":true,"lost_events":0,"map_full":0,' "$json" "$what: complete data, no lost events"
 	expect_grep '"inconsistent_superblocks":0,' "$json" "$what: the self-check finds the books right"
 	expect_no_grep '"self_check":"inconsistent"' "$json" "$what: no superblock inconsistent"
+	expect_eq "$(grep -o '"unmounted":false,"eaten":[0-9]*,"self_check":"consistent"' "$json" | wc -l)" \
+		"$(grep -o '"unmounted":false' "$json" | wc -l)" "$what: the self-check walked every superblock still mounted, consistent"
 	sbs "$json" >"$json.sbs"
 	echo "superblocks: fs_type dev made discarded unpinned adopted persistent_now unmounted findings"
 	sed 's/^/  /' "$json.sbs"
