@@ -3,7 +3,7 @@
 # Debian sid root (tests/bench/mkroot.sh, shared over 9p: "# root: sid"), the scenarios
 # tests/vm/scenarios/client-*.sh ("# suite: clients", not in the default run). Prints
 # their TAP and output (tests/vm/run.sh -v), keeps it in build/clienttest.log, and ends
-# with the table of the scenarios' "client:" lines (Markdown).
+# with the table of the scenarios' "client:" lines (Markdown), as README.md shows it.
 #
 # Usage: tests/vm/clients.sh [run.sh options] [SCENARIO...]   (default: every client-*)
 set -euo pipefail
@@ -24,7 +24,9 @@ rc=0
 echo
 echo "| client | filesystem | operations (the client's own counts) | made | discarded | unpinned at umount | persistent now | findings | lost events | run time |"
 echo "|---|---|---|---|---|---|---|---|---|---|"
-sed -n 's/^#   client: \(.*\)$/| \1 |/p' "$log"
+# The clean runs first, then the run with faults (its rows say so, and its injector's).
+sed -n 's/^#   client: \(.*\)$/| \1 |/p' "$log" | awk '/with faults|injector/ { f[++n] = $0; next } { print }
+	END { for (i = 1; i <= n; i++) print f[i] }'
 echo
 echo "clienttest: $(($(date +%s) - start)) s, log in $log"
 exit $rc
