@@ -3,6 +3,7 @@
 #   make test       host unit tests + scenarios on the real kernel in a VM
 #   make check      the fast host-only suite (unit, CLI, format, fuzz corpus), no VM
 #   make vmtest     the VM scenarios only
+#   make clienttest third-party clients (stress-ng, nvmetcli, targetcli, ...) under check in a VM
 #   make demo       the main job on the embedded default kernel, in a VM
 #   make bench      what tracing costs: benchmarks in a VM, untraced/pdtrace/floor/bpftrace
 #   make floor      build/floor/pdtrace: the same hooks, every program returning at once
@@ -67,7 +68,7 @@ Q := @
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
-.PHONY: all clean test check unittest hosttest vmtest stress demo bench floor stream-floor deps install deb vmlinux-h format \
+.PHONY: all clean test check unittest hosttest vmtest stress clienttest demo bench floor stream-floor deps install deb vmlinux-h format \
 	kernel kerneltest \
 	check-format guest-tools kmod fuzz-smoke
 .DELETE_ON_ERROR:
@@ -193,6 +194,12 @@ check hosttest: all unittest check-format
 # The concurrency stress scenario alone, verbose (it is also part of make test).
 stress: deps all guest-tools
 	$(Q)tests/vm/run.sh -v stress
+
+# Third-party clients (stress-ng, nvmetcli, targetcli, trace-cmd, bpftool, cp/mv/tar/rm on
+# overlayfs) under pdtrace check in the VM, from the cached Debian sid root the bench uses
+# too; then with pdtfaultfs faults injected as they run. Not part of make test.
+clienttest: deps all guest-tools
+	$(Q)tests/vm/clients.sh
 
 vmtest: deps all guest-tools
 	$(Q)tests/vm/run.sh

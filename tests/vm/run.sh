@@ -17,6 +17,8 @@
 # loaded after the "# modules:" ones.
 # "# kernel: SUITE" boots Debian's packaged kernel of another suite for that scenario.
 # "# console: tmux" puts the guest's console on a tmux pane, driven by NAME.host.
+# "# root: sid" shares the cached Debian sid userland (tests/bench/mkroot.sh, the bench's
+# root) read-only over 9p; the guest's init mounts it at /sid (see sid_root below).
 # A scenario that exits 77 is skipped ("ok N - vm/x # SKIP why", why from its last
 # "SKIP: why" line): it could not run in this guest, which is never a pass.
 set -euo pipefail
@@ -154,6 +156,21 @@ add_kmods() { # root names...
 	done
 }
 
+# "# root: sid": when a scenario asks for it, the cached sid root (made once) is shared
+# read-only over 9p with tag sidroot, and the 9p modules go first into the initramfs;
+# init mounts the root at /sid when 9p is there.
+sid_mods=()
+sid_root() { # names...
+	local s want=0 ver dir
+	for s in "$@"; do [ "$(header "$s" root)" != sid ] || want=1; done
+	[ $want -eq 1 ] || return 0
+	ver=$kver
+	[ -n "$ver" ] || ver=$(cat "$("$top/tests/vm/fetch-kernel.sh")/VERSION") || die "no kernel version for the sid root"
+	dir=$("$top/tests/bench/mkroot.sh" "$ver") || die "cannot make the sid root"
+	sid_mods=(netfs 9pnet 9pnet_virtio 9p)
+	qemu_args+=(-virtfs "local,path=$dir,mount_tag=sidroot,security_model=none,readonly=on")
+}
+
 build_initramfs() { # names...
 	local root=$out/root mods=() kmods=() s
 	rm -rf "$root"
@@ -178,7 +195,8 @@ build_initramfs() { # names...
 		# shellcheck disable=SC2207
 		kmods+=($(header "$s" kmods))
 	done
-	add_modules "$root" "${mods[@]}"
+	sid_root "$@"
+	add_modules "$root" "${sid_mods[@]}" "${mods[@]}"
 	add_kmods "$root" "${kmods[@]}"
 	chmod +x "$root/init"
 	(cd "$root" && find . | cpio -o -H newc --quiet) | gzip -1 >"$out/initrd.gz"

@@ -181,3 +181,118 @@ emit() {
 	gzip -9c "$1" | base64
 	echo "@@REC END $2"
 }
+
+# sbs JSON: one line per superblock of a check report: "fs_type dev made discarded
+# unpinned adopted persistent_now unmounted findings".
+sbs() {
+	sed -n 's/.*"superblocks":\[\([^]]*\)\].*/\1/p' "$1" | sed 's/},{/}\n{/g' |
+		sed 's/.*"fs_type":"\([^"]*\)".*"dev":"\([^"]*\)".*"made":\([0-9]*\),"discarded":\([0-9]*\),"unpinned_at_umount":\([0-9]*\),"adopted":\([0-9]*\),"persistent_now":\(-\{0,1\}[0-9]*\),"findings":\([0-9]*\),"unmounted":\([a-z]*\).*/\1 \2 \3 \4 \5 \6 \7 \9 \8/' | grep .
+}
+
+# ---- third-party clients (client-*.sh, "# root: sid") ---------------------------
+# The cached Debian sid userland is at /sid (tests/vm/run.sh shares it read-only over 9p,
+# init mounts it with fresh proc, sys, dev, tmp, run and mnt inside). Clients run
+# chrooted there; pdtrace (static) runs outside.
+SID=/sid
+
+# need_sid TOOL...: the scenario's tools must be in the root ("# root: sid" promises it).
+need_sid() {
+	local t
+	for t in "$@"; do
+		[ -x "$SID/usr/bin/$t" ] || [ -x "$SID/usr/sbin/$t" ] && continue
+		fail "$t is not in the sid root at $SID (is it shared and mounted?)"
+		cat /tmp/insmod.log 2>/dev/null
+		finish
+	done
+}
+
+# sid CMD...: CMD chrooted in the sid root, with a clean environment, HOME=$CLIENT_HOME
+# (client_home) and working there.
+sid() {
+	chroot "$SID" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+		HOME="${CLIENT_HOME:-/root}" TERM=dumb LC_ALL=C.UTF-8 /bin/sh -c 'cd && exec "$@"' sh "$@"
+}
+# client_home NAME: in a run, a tmpfs of the client's own as its home (whatever a tool
+# leaves there is on a superblock the run takes down: client_home_down). Its mount point,
+# $SID/mnt/home-NAME, is made before the run (client_home_dir NAME): made during it, it
+# would stay on the shared tmpfs of $SID/mnt.
+client_home_dir() { mkdir -p "$SID/mnt/home-$1"; }
+client_home() {
+	CLIENT_HOME=/mnt/home-$1
+	mount -t tmpfs "client-home-$1" "$SID$CLIENT_HOME" && echo "@client dev home-$1 $(dev_of "$SID$CLIENT_HOME")"
+}
+client_home_down() { umount "$SID$CLIENT_HOME"; }
+
+# Scenarios of clients are also run all at once, under one check, with faults injected
+# (client-faults.sh): sourced with CLIENT_PREP=1, a client scenario does its setup, writes
+# its run script /tmp/client-NAME.sh (ROUNDS=1) and returns before running it.
+client_prep_only() { [ -n "${CLIENT_PREP:-}" ]; }
+
+# client_run NAME SCRIPT: the guest script SCRIPT (which mounts what it uses and takes it
+# down again) under pdtrace check. Its output is in /tmp/NAME.out (and shown), the JSON
+# report in /tmp/NAME.json; sets client_rc (check's status) and client_secs.
+client_run() {
+	local t0
+	t0=$(date +%s)
+	$PDTRACE check -f json -o "/tmp/$1.json" -- sh "$2" >"/tmp/$1.out" 2>&1
+	client_rc=$?
+	client_secs=$(($(date +%s) - t0))
+	cat "/tmp/$1.out"
+	# The report, cut short when it lists many findings.
+	head -c 6000 "/tmp/$1.json"
+	echo
+}
+
+# client_books WHAT JSON [FSTYPE]: complete data (no lost event, no full map), the
+# self-check (on by default) walking every superblock still mounted and finding its books
+# right, and every superblock's books back to zero (but FSTYPE's, where faults were
+# injected): nothing persistent left; an unmounted one unpinned at umount what was not
+# discarded (made + adopted = discarded + unpinned); one still mounted (configfs, tracefs,
+# bpffs, ...) discarded all the client made.
+client_books() {
+	local what=$1 json=$2 skip=${3:-} bad
+	pdt-jsonck "$json" || fail "$what: check's JSON report is not valid JSON"
+	expect_grep '"complete":true,"lost_events":0,"map_full":0,' "$json" "$what: complete data, no lost events"
+	expect_grep '"inconsistent_superblocks":0,' "$json" "$what: the self-check finds the books right"
+	expect_no_grep '"self_check":"inconsistent"' "$json" "$what: no superblock inconsistent"
+	expect_eq "$(grep -o '"unmounted":false,"eaten":[0-9]*,"self_check":"consistent"' "$json" | wc -l)" \
+		"$(grep -o '"unmounted":false' "$json" | wc -l)" "$what: the self-check walked every superblock still mounted, consistent"
+	sbs "$json" >"$json.sbs"
+	echo "superblocks: fs_type dev made discarded unpinned adopted persistent_now unmounted findings"
+	sed 's/^/  /' "$json.sbs"
+	[ -s "$json.sbs" ] || fail "$what: no superblock in check's report"
+	bad=$(awk -v skip="$skip" '$1 == skip { next }
+		$7 != 0 { print "persistent_now " $7 ": " $0; next }
+		$8 == "true" && $3 + $6 != $4 + $5 { print "unbalanced at umount: " $0 }
+		$8 == "false" && $3 + $6 != $4 { print "still mounted, not all discarded: " $0 }' "$json.sbs")
+	[ -z "$bad" ] && pass "$what: every superblock's books are back to zero" || fail "$what: books: $bad"
+}
+
+# client_clean WHAT JSON: a clean run: check and the command exit 0, no finding, and
+# client_books.
+client_clean() {
+	expect_eq "$client_rc" 0 "$1: check exits 0"
+	expect_eq "$(cmd_status "$2")" 0 "$1: the client run exits 0"
+	expect_grep '"findings":\[\],"summary":{"leak":0,"imbalance":0,"illegal-removal":0}' "$2" "$1: no findings"
+	client_books "$1" "$2"
+}
+
+# client_devs OUT KEY...: the devices a run noted with "@client dev KEY MAJ:MIN".
+client_devs() {
+	local out=$1
+	shift
+	awk -v keys=" $* " '$1 == "@client" && $2 == "dev" && index(keys, " " $3 " ") { print $4 }' "$out"
+}
+
+# client_summary CLIENT FS OPS JSON DEV...: the line of the results table for one client
+# on one filesystem: its own operation counts (OPS, from its own output), pdtrace's books
+# and findings summed over the superblocks DEV... (client_books made JSON.sbs), the lost
+# events and the run time. CLIENT_TAG is appended to CLIENT.
+client_summary() {
+	local client=$1 fs=$2 ops=$3 json=$4 books lost
+	shift 4
+	books=$(awk -v devs=" $* " 'index(devs, " " $2 " ") { m += $3; d += $4; u += $5; n += $7; f += $9 }
+		END { printf "%d | %d | %d | %d | %d", m, d, u, n, f }' "$json.sbs")
+	lost=$(sed -n 's/.*"lost_events":\([0-9]*\),.*/\1/p' "$json")
+	echo "client: $client${CLIENT_TAG:-} | $fs | $ops | $books | ${lost:-?} | ${client_secs}s"
+}

@@ -23,12 +23,6 @@ wait
 umount /mnt/s
 EOS
 
-# sbs JSON: one line per superblock "fs_type dev made discarded unpinned adopted live unmounted"
-sbs() {
-	sed -n 's/.*"superblocks":\[\([^]]*\)\].*/\1/p' "$1" | sed 's/},{/}\n{/g' |
-		sed 's/.*"fs_type":"\([^"]*\)".*"dev":"\([^"]*\)".*"made":\([0-9]*\),"discarded":\([0-9]*\),"unpinned_at_umount":\([0-9]*\),"adopted":\([0-9]*\),"persistent_now":\(-\{0,1\}[0-9]*\).*"unmounted":\([a-z]*\).*/\1 \2 \3 \4 \5 \6 \7 \8/'
-}
-
 start=$(date +%s)
 $PDTRACE -v check -f json -o /tmp/st.json -- sh /tmp/stress.sh >/tmp/st.out 2>&1
 rc=$?
