@@ -6,6 +6,7 @@
 #include "text.h"
 #include "report.h"
 #include "report_formats.h"
+#include "signature.h"
 
 int pdt_parse_format(const char *s, enum pdt_format *fmt)
 {
@@ -126,6 +127,21 @@ static void text_stack(FILE *fp, const char *title, const unsigned long long *st
 	}
 }
 
+/* "signature: HEX KEY": the key holds a path, escaped like every name. */
+static void text_signature(FILE *fp, const struct pdt_finding *f, const struct ksyms *k)
+{
+	struct pdt_sig *s = malloc(sizeof(*s));
+	char *key = malloc(4 * sizeof(s->key));
+
+	if (s && key) {
+		pdt_sig_make(s, f, k);
+		fprintf(fp, "  signature: %s %s\n", s->hex,
+			pdt_text_esc(key, 4 * sizeof(s->key), s->key));
+	}
+	free(key);
+	free(s);
+}
+
 void pdt_finding_text(FILE *fp, const struct pdt_finding *f, const struct ksyms *k, bool addrs)
 {
 	char dev[24], fs[4 * PDT_FSTYPE_LEN], path[4 * PDT_FINDING_PATH_LEN],
@@ -137,6 +153,7 @@ void pdt_finding_text(FILE *fp, const struct pdt_finding *f, const struct ksyms 
 		pdt_text_esc(fs, sizeof(fs), f->fs_type), dev,
 		f->path[0] ? pdt_text_esc(path, sizeof(path), f->path) : "?");
 	fprintf(fp, "  %s\n", pdt_text_esc(msg, sizeof(msg), f->message));
+	text_signature(fp, f, k);
 	fprintf(fp, "  origin %s", pdt_origin_name(f->origin));
 	if (f->has_refcount)
 		fprintf(fp, ", refcount %d", f->refcount);
@@ -302,6 +319,18 @@ static void json_stack(struct pdt_json *j, const char *name, const unsigned long
 	pdt_json_arr_close(j);
 }
 
+static void json_signature(struct pdt_json *j, const struct pdt_finding *f, const struct ksyms *k)
+{
+	struct pdt_sig *s = malloc(sizeof(*s));
+
+	if (!s)
+		return;
+	pdt_sig_make(s, f, k);
+	pdt_json_kv_str(j, "signature", s->hex);
+	pdt_json_kv_str(j, "signature_key", s->key);
+	free(s);
+}
+
 void pdt_finding_json(struct pdt_json *j, const struct pdt_finding *f, const struct ksyms *k,
 		      bool addrs)
 {
@@ -335,6 +364,7 @@ void pdt_finding_json(struct pdt_json *j, const struct pdt_finding *f, const str
 		pdt_json_null(j);
 	}
 	pdt_json_kv_str(j, "message", f->message);
+	json_signature(j, f, k);
 	pdt_json_obj_close(j);
 }
 

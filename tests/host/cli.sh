@@ -218,6 +218,38 @@ for f in "$corpus"/rec-*.pdtrec; do
 			not_ok "report -f junit $name: valid against the Ant JUnit schema" "$(cat "$tmp/jx")"
 	fi
 done
+# Signatures (docs/findings.md): the recordings were made in the VM, on another boot of
+# another machine; their signatures here are the digests that boot's check printed, the
+# same in every format. A change of scheme must change these on purpose.
+sigs() { # FORMAT FILE: the digests a report shows, sorted
+	case "$1" in
+	json) "$bin" report -f json "$2" 2>/dev/null | grep -o '"signature":"[0-9a-f]*"' | cut -d'"' -f4 ;;
+	*) "$bin" report -f "$1" "$2" 2>/dev/null | sed -n 's/^[# ]*signature: \([0-9a-f]\{16\}\) .*/\1/p' ;;
+	esac | sort
+}
+while read -r name want; do
+	f=$corpus/rec-faultfs-$name.pdtrec
+	for fmt in json text junit ktap; do
+		got=$(sigs "$fmt" "$f" | tr '\n' ' ')
+		[ "$got" = "$want " ] && ok "signature of $name in $fmt: $want" ||
+			not_ok "signature of $name in $fmt: $want" "got: $got"
+	done
+done <<'SIGS'
+dead b5054cc6d9a4015d
+discard 73c62ff6354bbeda
+dput 361eaa8dea1dcd57
+leak da5f516501d27f72
+orphan 6ef505e98603fe00
+removal 7c80ee0883b984d6 fe644022e95417b3
+twice 837bbfe182a96148
+SIGS
+"$bin" report "$corpus/rec-faultfs-orphan.pdtrec" >"$tmp/o.txt" 2>&1
+grep -qx '  signature: 6ef505e98603fe00 leak/orphaned pdtfaultfs /od/child | at pdt_orphan \[pdt_faultfs\], pdt_ctl_write \[pdt_faultfs\], vfs_write | made at pdt_pin \[pdt_faultfs\], pdt_kcreate_locked \[pdt_faultfs\], pdt_orphan \[pdt_faultfs\], pdt_ctl_write \[pdt_faultfs\]' "$tmp/o.txt" &&
+	ok "signature key: kind/rule, fs type, path, frames below the hook without offsets or .cold" ||
+	not_ok "signature key: kind/rule, fs type, path, frames below the hook without offsets or .cold" "$(grep signature "$tmp/o.txt")"
+! grep -q 'signature:.*+0x' "$tmp/o.txt" && "$bin" report --show-addresses "$corpus/rec-faultfs-orphan.pdtrec" 2>/dev/null | grep -q '^  signature: 6ef505e98603fe00 ' &&
+	ok "signature: no offsets, and the same with --show-addresses" ||
+	not_ok "signature: no offsets, and the same with --show-addresses"
 # A JUnit report of a finding whose path holds control bytes, XML's specials and bytes
 # that are not UTF-8 (made by the unit test), against the Ant JUnit schema.
 PDT_JUNIT_OUT="$tmp/h.xml" "$top/build/tests/test_report" >/dev/null 2>&1
