@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "exit_codes.h"
+#include "gate_opts.h"
 #include "log.h"
 #include "output.h"
 #include "replay.h"
@@ -34,6 +35,7 @@ struct report_args {
 	const char *output;
 	bool fail_on[PDT_KIND_MAX];
 	bool show_addresses;
+	struct pdt_gate_opts gate;
 	const char *file;
 };
 
@@ -55,6 +57,9 @@ static error_t parse_report(int key, char *arg, struct argp_state *state)
 		return 0;
 	case OPT_SHOW_ADDRESSES:
 		a->show_addresses = true;
+		return 0;
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &a->gate;
 		return 0;
 	case ARGP_KEY_ARG:
 		if (a->file)
@@ -79,8 +84,8 @@ static const struct argp report_argp = {
 	"and exit status 'pdtrace check' would have given. Needs no privileges.\v"
 	"Exit status: 0 no findings, 1 findings of a --fail-on kind, 2 FILE unreadable or "
 	"damaged (one line naming the byte offset), 3 data incomplete (lost events, full maps, "
-	"a truncated recording) and no such findings.",
-	NULL,
+	"a truncated recording) and no such findings. Suppressed findings do not count.",
+	pdt_gate_children,
 	NULL,
 	NULL,
 };
@@ -109,6 +114,7 @@ int cmd_report(int argc, char **argv)
 	struct report_args args = { .fail_on = { true, true, true } };
 	struct pdt_replay rp;
 	struct pdt_report rep;
+	struct pdt_gate *gate;
 	char err[300];
 	uint64_t size;
 	FILE *in, *out;
@@ -127,6 +133,7 @@ int cmd_report(int argc, char **argv)
 
 	out = pdt_open_output(report_name, args.output);
 	pdt_replay_fill_report(&rp, &rep, args.file, args.show_addresses);
+	gate = pdt_gate_opts_apply(&args.gate, report_name, &rep);
 	pdt_report_write(out, args.format, &rep);
 	pdt_close_output(report_name, out, args.output);
 	/* The report says it too, but a CI log shows stderr first. */
@@ -134,6 +141,7 @@ int cmd_report(int argc, char **argv)
 		pdt_err("%s: %s: %s: data incomplete", report_name, args.file,
 			rp.rec.why_truncated);
 	rc = pdt_report_status(&rep, args.fail_on);
+	pdt_gate_free(gate);
 	pdt_replay_free(&rp);
 	return rc;
 }

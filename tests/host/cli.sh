@@ -250,6 +250,62 @@ grep -qx '  signature: 6ef505e98603fe00 leak/orphaned pdtfaultfs /od/child | at 
 ! grep -q 'signature:.*+0x' "$tmp/o.txt" && "$bin" report --show-addresses "$corpus/rec-faultfs-orphan.pdtrec" 2>/dev/null | grep -q '^  signature: 6ef505e98603fe00 ' &&
 	ok "signature: no offsets, and the same with --show-addresses" ||
 	not_ok "signature: no offsets, and the same with --show-addresses"
+# Suppressions (docs/findings.md): --gen-suppressions prints an entry per finding; one
+# of the two entries of the removal recording silences its finding and not the other.
+rm_rec=$corpus/rec-faultfs-removal.pdtrec
+run "report --gen-suppressions" 1 report --gen-suppressions "$rm_rec"
+sed -n '/^{$/,/^}$/p' "$tmp/out" >"$tmp/all.supp"
+awk '/^{$/ { n++ } n == 1' "$tmp/all.supp" >"$tmp/one.supp"
+[ "$(grep -c '^{$' "$tmp/all.supp")" = 2 ] && grep -qx '   path:/kdir/u/f' "$tmp/one.supp" &&
+	grep -qx '   frame:pdt_ctl_write \[pdt_faultfs\]' "$tmp/one.supp" &&
+	ok "--gen-suppressions: one entry per finding, frames without offsets" ||
+	not_ok "--gen-suppressions: one entry per finding, frames without offsets" "$(cat "$tmp/out")"
+run "report --suppressions (one of two findings)" 1 report --suppressions "$tmp/one.supp" "$rm_rec"
+grep -q "^suppressed by 'user-entry-removed-fe644022e95417b3': illegal-removal: user-entry-removed: pdtfaultfs 0:27 /kdir/u/f (signature fe644022e95417b3)$" "$tmp/out" &&
+	grep -q '^illegal-removal: user-entry-removed: pdtfaultfs 0:27 /kdir/u$' "$tmp/out" &&
+	grep -q "^suppression 'user-entry-removed-fe644022e95417b3' ($tmp/one.supp:1) matched 1 finding$" "$tmp/out" &&
+	grep -q '^suppressed: 1 finding (they do not fail the gate)$' "$tmp/out" &&
+	ok "--suppressions: the entry silences its finding, names itself, the other still fails" ||
+	not_ok "--suppressions: the entry silences its finding, names itself, the other still fails" "$(cat "$tmp/out")"
+{ cat "$tmp/all.supp"; printf '{\n   stale entry\n   leak:*\n   fs:nosuchfs\n}\n'; } >"$tmp/both.supp"
+for fmt in text json junit ktap; do
+	run "report -f $fmt --suppressions (both findings)" 0 report -f "$fmt" --suppressions "$tmp/both.supp" "$rm_rec"
+	cp "$tmp/out" "$tmp/sup.$fmt"
+done
+grep -q "^suppression 'stale entry' ($tmp/both.supp:23) matched nothing$" "$tmp/sup.text" &&
+	ok "--suppressions: an entry that matched nothing is reported" ||
+	not_ok "--suppressions: an entry that matched nothing is reported" "$(cat "$tmp/sup.text")"
+grep -q '"suppressed_by":"user-entry-removed-7c80ee0883b984d6","known":false' "$tmp/sup.json" &&
+	grep -q '"suppressed":2,"suppressions":\[{"name":"user-entry-removed-fe644022e95417b3","file":"[^"]*","line":1,"matched":1},{"name":"user-entry-removed-7c80ee0883b984d6","file":"[^"]*","line":12,"matched":1},{"name":"stale entry","file":"[^"]*","line":23,"matched":0}\]' "$tmp/sup.json" &&
+	ok "--suppressions -f json: suppressed_by per finding, the entries and their counts" ||
+	not_ok "--suppressions -f json: suppressed_by per finding, the entries and their counts" "$(cat "$tmp/sup.json")"
+python3 "$top/tests/host/junit_counts.py" "$tmp/sup.junit" >"$tmp/jc" 2>&1 &&
+	xmllint --noout --schema "$top/tests/host/junit.xsd" "$tmp/sup.junit" >>"$tmp/jc" 2>&1 &&
+	grep -q 'failures="0"' "$tmp/sup.junit" && grep -q "<system-out>suppressed by 'user-entry-removed-fe644022e95417b3'" "$tmp/sup.junit" &&
+	ok "--suppressions -f junit: no failure, the suppressed findings in system-out, valid" ||
+	not_ok "--suppressions -f junit: no failure, the suppressed findings in system-out, valid" "$(cat "$tmp/jc" "$tmp/sup.junit")"
+/usr/bin/python3 "$top/tests/host/ktap_check.py" "$kunit" "$tmp/sup.ktap" "$tmp/sup.json" >"$tmp/kc" 2>&1 &&
+	grep -q '^ok 2 pdtfaultfs 0:27 pdtfaultfs$' "$tmp/sup.ktap" &&
+	ok "--suppressions -f ktap: the superblock passes, read by the kernel's parser" ||
+	not_ok "--suppressions -f ktap: the superblock passes, read by the kernel's parser" "$(cat "$tmp/kc" "$tmp/sup.ktap")"
+"$bin" report -f json --gen-suppressions "$corpus/rec-faultfs-orphan.pdtrec" 2>/dev/null | grep -q '"suppressed_by":null,"known":false,"suppression":"{\\n   orphaned-6ef505e98603fe00\\n   leak:orphaned\\n   fs:pdtfaultfs\\n   path:/od/child\\n   frame:d_make_discardable\\n' &&
+	ok "--gen-suppressions -f json: the entry as the finding's \"suppression\"" ||
+	not_ok "--gen-suppressions -f json: the entry as the finding's \"suppression\""
+# Entries for every corpus finding read back and silence their recording.
+for f in "$corpus"/rec-faultfs-*.pdtrec; do
+	"$bin" report --gen-suppressions "$f" 2>/dev/null | sed -n '/^{$/,/^}$/p' >"$tmp/gen.supp"
+	run "report --suppressions of its own entries: $(basename "$f")" 0 report --suppressions "$tmp/gen.supp" "$f"
+done
+# A bad file: one line naming FILE:LINE, exit 2, before anything is traced or read.
+printf '# ok\n{\n   x\n   leak:orphan\n}\n' >"$tmp/bad.supp"
+run "report --suppressions with an unknown rule" 2 report --suppressions "$tmp/bad.supp" "$rm_rec"
+one_line_error "report --suppressions with an unknown rule" "report: $tmp/bad.supp:4: unknown rule 'orphan'"
+run "check --suppressions with an unknown rule" 2 check --suppressions "$tmp/bad.supp" -- true
+one_line_error "check --suppressions with an unknown rule" "check: $tmp/bad.supp:4: unknown rule 'orphan'"
+run "report --suppressions of a missing file" 2 report --suppressions "$tmp/nope.supp" "$rm_rec"
+one_line_error "report --suppressions of a missing file" "report: $tmp/nope.supp: cannot read: No such file or directory"
+run "report --suppressions without a value" 2 report "$rm_rec" --suppressions
+one_line_error "report --suppressions without a value" "report: option '--suppressions' needs a value FILE"
 # A JUnit report of a finding whose path holds control bytes, XML's specials and bytes
 # that are not UTF-8 (made by the unit test), against the Ant JUnit schema.
 PDT_JUNIT_OUT="$tmp/h.xml" "$top/build/tests/test_report" >/dev/null 2>&1

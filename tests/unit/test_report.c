@@ -204,8 +204,10 @@ static void test_json_report(void **state)
 				  "\"created_by\":{\"pid\":0,\"comm\":\"mk\\\"dir\"}"));
 	assert_non_null(
 	    strstr(s, "\"summary\":{\"leak\":1,\"imbalance\":1,\"illegal-removal\":0}"));
-	assert_non_null(strstr(s, "\"signature\":\"c844870819613c42\",\"signature_key\":"
-				  "\"leak/pinned-after-umount tmpfs /a<b>&\\\"c\\\" | at\"}"));
+	assert_non_null(strstr(
+	    s, "\"signature\":\"c844870819613c42\",\"signature_key\":"
+	       "\"leak/pinned-after-umount tmpfs /a<b>&\\\"c\\\" | at\",\"suppressed_by\":null,"
+	       "\"known\":false}"));
 	/* No kernel address anywhere unless asked. */
 	assert_null(strstr(s, "ffff"));
 	free(s);
