@@ -3,7 +3,7 @@
 #include "gate_opts.h"
 #include "log.h"
 
-enum { OPT_SUPPRESSIONS = 0x400, OPT_GEN_SUPPRESSIONS };
+enum { OPT_SUPPRESSIONS = 0x400, OPT_GEN_SUPPRESSIONS, OPT_BASELINE };
 
 static const struct argp_option gate_options[] = {
 	{ "suppressions", OPT_SUPPRESSIONS, "FILE", 0,
@@ -12,6 +12,10 @@ static const struct argp_option gate_options[] = {
 	  0 },
 	{ "gen-suppressions", OPT_GEN_SUPPRESSIONS, NULL, 0,
 	  "Print a ready suppression entry under each finding that is not suppressed", 0 },
+	{ "baseline", OPT_BASELINE, "REPORT", 0,
+	  "Only findings whose signature is not in REPORT (an earlier -f json report) fail the "
+	  "gate",
+	  0 },
 	{},
 };
 
@@ -25,6 +29,16 @@ static void add_suppressions(struct pdt_gate_opts *o, const char *cmd, const cha
 		pdt_die(PDT_EXIT_ERROR, "%s: %s", cmd, err);
 }
 
+static void load_baseline(struct pdt_gate_opts *o, const char *cmd, const char *file)
+{
+	char err[512];
+
+	if (o->base)
+		pdt_die(PDT_EXIT_ERROR, "%s: --baseline given twice", cmd);
+	if (!(o->base = pdt_baseline_load(file, err, sizeof(err))))
+		pdt_die(PDT_EXIT_ERROR, "%s: %s", cmd, err);
+}
+
 static error_t parse_gate_opts(int key, char *arg, struct argp_state *state)
 {
 	struct pdt_gate_opts *o = state->input;
@@ -35,6 +49,9 @@ static error_t parse_gate_opts(int key, char *arg, struct argp_state *state)
 		return 0;
 	case OPT_GEN_SUPPRESSIONS:
 		o->gen_suppressions = true;
+		return 0;
+	case OPT_BASELINE:
+		load_baseline(o, state->name, arg);
 		return 0;
 	}
 	return ARGP_ERR_UNKNOWN;
@@ -52,11 +69,12 @@ const struct argp_child pdt_gate_children[] = {
 struct pdt_gate *pdt_gate_opts_apply(struct pdt_gate_opts *o, const char *cmd,
 				     struct pdt_report *rep)
 {
-	struct pdt_gate *g = pdt_gate_new(o->supp);
+	struct pdt_gate *g = pdt_gate_new(o->supp, o->base);
 
 	if (!g || pdt_gate_judge(g, rep->rules, rep->ksyms))
 		pdt_die(PDT_EXIT_ERROR, "%s: out of memory", cmd);
 	o->supp = NULL; /* the gate's now */
+	o->base = NULL;
 	rep->gate = g;
 	rep->gen_suppressions = o->gen_suppressions;
 	return g;

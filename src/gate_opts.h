@@ -15,6 +15,7 @@
 struct pdt_gate_opts {
 	struct pdt_supp *supp; /* NULL: no --suppressions */
 	bool gen_suppressions;
+	struct pdt_baseline *base; /* NULL: no --baseline */
 };
 
 /* Its input is the command's struct pdt_gate_opts (state->child_inputs[N] = &a->gate). */

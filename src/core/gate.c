@@ -1,21 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <stdlib.h>
 #include "gate.h"
+#include "signature.h"
 
 struct pdt_gate {
 	struct pdt_supp *supp;
+	struct pdt_baseline *base;
 	size_t n;		     /* findings judged */
 	unsigned char *fate;	     /* enum pdt_fate, per finding */
 	long *entry;		     /* the suppression that matched, per finding */
 	unsigned long long count[3]; /* per fate */
 };
 
-struct pdt_gate *pdt_gate_new(struct pdt_supp *supp)
+struct pdt_gate *pdt_gate_new(struct pdt_supp *supp, struct pdt_baseline *base)
 {
 	struct pdt_gate *g = calloc(1, sizeof(*g));
 
-	if (g)
+	if (g) {
 		g->supp = supp;
+		g->base = base;
+	}
 	return g;
 }
 
@@ -24,18 +28,34 @@ void pdt_gate_free(struct pdt_gate *g)
 	if (!g)
 		return;
 	pdt_supp_free(g->supp);
+	pdt_baseline_free(g->base);
 	free(g->fate);
 	free(g->entry);
 	free(g);
 }
 
+/*
+ * A suppression first (it names why the finding passes), then the baseline; a finding in
+ * the baseline is not gone, whatever else becomes of it.
+ */
 static enum pdt_fate judge(struct pdt_gate *g, const struct pdt_finding *f, const struct ksyms *k,
 			   long *entry)
 {
+	bool known = false;
+	struct pdt_sig *sig;
+
+	if (g->base) {
+		sig = malloc(sizeof(*sig));
+		if (!sig)
+			return PDT_FATE_NEW; /* fails closed */
+		pdt_sig_make(sig, f, k);
+		known = pdt_baseline_has(g->base, sig->hex);
+		free(sig);
+	}
 	*entry = pdt_supp_match(g->supp, f, k);
 	if (*entry >= 0)
 		return PDT_FATE_SUPPRESSED;
-	return PDT_FATE_NEW;
+	return known ? PDT_FATE_KNOWN : PDT_FATE_NEW;
 }
 
 int pdt_gate_judge(struct pdt_gate *g, const struct pdt_rules *r, const struct ksyms *k)
@@ -67,6 +87,11 @@ long pdt_gate_entry(const struct pdt_gate *g, size_t i)
 const struct pdt_supp *pdt_gate_supp(const struct pdt_gate *g)
 {
 	return g ? g->supp : NULL;
+}
+
+const struct pdt_baseline *pdt_gate_baseline(const struct pdt_gate *g)
+{
+	return g ? g->base : NULL;
 }
 
 unsigned long long pdt_gate_count(const struct pdt_gate *g, enum pdt_fate v)

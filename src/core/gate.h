@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "baseline.h"
 #include "ksyms.h"
 #include "rules.h"
 #include "suppress.h"
@@ -17,8 +18,8 @@ enum pdt_fate { PDT_FATE_NEW, PDT_FATE_SUPPRESSED, PDT_FATE_KNOWN };
 
 struct pdt_gate;
 
-/* A gate with these suppressions (may be NULL), which it then owns. */
-struct pdt_gate *pdt_gate_new(struct pdt_supp *supp);
+/* A gate with these suppressions and this baseline (either may be NULL): it owns them. */
+struct pdt_gate *pdt_gate_new(struct pdt_supp *supp, struct pdt_baseline *base);
 void pdt_gate_free(struct pdt_gate *g);
 /* Judge every finding r keeps, once, after the run. Returns 0, or -1 out of memory. */
 int pdt_gate_judge(struct pdt_gate *g, const struct pdt_rules *r, const struct ksyms *k);
@@ -27,6 +28,7 @@ enum pdt_fate pdt_gate_fate(const struct pdt_gate *g, size_t i);
 /* The suppression entry that matched finding i (an index into pdt_gate_supp()), or -1. */
 long pdt_gate_entry(const struct pdt_gate *g, size_t i);
 const struct pdt_supp *pdt_gate_supp(const struct pdt_gate *g);
+const struct pdt_baseline *pdt_gate_baseline(const struct pdt_gate *g);
 unsigned long long pdt_gate_count(const struct pdt_gate *g, enum pdt_fate v);
 /*
  * pdt_rules_fail() for the new findings: of a fail_on kind, and, with incomplete data,

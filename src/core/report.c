@@ -294,6 +294,34 @@ static void text_self_check(FILE *fp, const struct pdt_report *r)
 			walked, walked == 1 ? "" : "s", entries, entries == 1 ? "y" : "ies");
 }
 
+/* Known, new and gone against the baseline; each gone signature with its key. */
+static void text_baseline(FILE *fp, const struct pdt_report *r)
+{
+	const struct pdt_baseline *b = pdt_gate_baseline(r->gate);
+	char *esc, hex[17];
+	size_t i, n;
+
+	if (!b)
+		return;
+	n = 4 * strlen(pdt_baseline_file(b)) + 1;
+	for (i = 0; i < pdt_baseline_count(b); i++)
+		if (4 * strlen(pdt_baseline_key(b, i)) + 1 > n)
+			n = 4 * strlen(pdt_baseline_key(b, i)) + 1;
+	if (!(esc = malloc(n)))
+		return;
+	fprintf(fp, "baseline: %s: %llu known, %llu new, %zu gone\n",
+		pdt_text_esc(esc, n, pdt_baseline_file(b)), pdt_gate_count(r->gate, PDT_FATE_KNOWN),
+		pdt_gate_count(r->gate, PDT_FATE_NEW), pdt_baseline_gone(b));
+	for (i = 0; i < pdt_baseline_count(b); i++) {
+		if (pdt_baseline_seen(b, i))
+			continue;
+		pdt_baseline_sig(b, i, hex);
+		fprintf(fp, "baseline: gone: %s %s\n", hex,
+			pdt_text_esc(esc, n, pdt_baseline_key(b, i)));
+	}
+	free(esc);
+}
+
 void pdt_report_summary(FILE *fp, const struct pdt_report *r)
 {
 	bool truncated = r->recording && r->recording->truncated;
@@ -352,6 +380,7 @@ void pdt_report_summary(FILE *fp, const struct pdt_report *r)
 		fprintf(fp, "findings: %llu more not listed (the first %d are)\n",
 			pdt_rules_unlisted(r->rules), PDT_RULES_MAX_FINDINGS);
 	text_suppressions(fp, r);
+	text_baseline(fp, r);
 	fprintf(fp, "summary: %llu leak, %llu imbalance, %llu illegal-removal\n",
 		pdt_rules_count(r->rules, PDT_KIND_LEAK),
 		pdt_rules_count(r->rules, PDT_KIND_IMBALANCE),
@@ -554,6 +583,38 @@ void pdt_json_summary(struct pdt_json *j, const struct pdt_rules *rules)
 	pdt_json_obj_close(j);
 }
 
+/* null without --baseline; else the counts and the signatures no finding had. */
+static void json_baseline(struct pdt_json *j, const struct pdt_report *r)
+{
+	const struct pdt_baseline *b = pdt_gate_baseline(r->gate);
+	char hex[17];
+	size_t i;
+
+	pdt_json_name(j, "baseline");
+	if (!b) {
+		pdt_json_null(j);
+		return;
+	}
+	pdt_json_obj_open(j);
+	pdt_json_kv_str(j, "file", pdt_baseline_file(b));
+	pdt_json_kv_uint(j, "known", pdt_gate_count(r->gate, PDT_FATE_KNOWN));
+	pdt_json_kv_uint(j, "new", pdt_gate_count(r->gate, PDT_FATE_NEW));
+	pdt_json_kv_uint(j, "gone", pdt_baseline_gone(b));
+	pdt_json_name(j, "gone_signatures");
+	pdt_json_arr_open(j);
+	for (i = 0; i < pdt_baseline_count(b); i++) {
+		if (pdt_baseline_seen(b, i))
+			continue;
+		pdt_baseline_sig(b, i, hex);
+		pdt_json_obj_open(j);
+		pdt_json_kv_str(j, "signature", hex);
+		pdt_json_kv_str(j, "signature_key", pdt_baseline_key(b, i));
+		pdt_json_obj_close(j);
+	}
+	pdt_json_arr_close(j);
+	pdt_json_obj_close(j);
+}
+
 static void json_report(FILE *fp, const struct pdt_report *r)
 {
 	struct pdt_json j;
@@ -591,6 +652,7 @@ static void json_report(FILE *fp, const struct pdt_report *r)
 		json_report_finding(&j, r, i);
 	pdt_json_arr_close(&j);
 	json_suppressions(&j, r);
+	json_baseline(&j, r);
 	pdt_json_summary(&j, r->rules);
 	pdt_json_obj_close(&j);
 	fputc('\n', fp);

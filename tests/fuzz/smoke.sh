@@ -8,6 +8,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 out=${OUTPUT:-$top/build}/fuzz
 fuzzer=$out/fuzz_report
 supp_fuzzer=$out/fuzz_suppress
+base_fuzzer=$out/fuzz_baseline
 secs=${1:-60}
 n=0 failed=0
 
@@ -16,14 +17,15 @@ not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; shift; f
 
 [ -x "$fuzzer" ] || { echo "not ok 1 - $fuzzer is missing (make $fuzzer)"; exit 1; }
 [ -x "$supp_fuzzer" ] || { echo "not ok 1 - $supp_fuzzer is missing (make $supp_fuzzer)"; exit 1; }
+[ -x "$base_fuzzer" ] || { echo "not ok 1 - $base_fuzzer is missing (make $base_fuzzer)"; exit 1; }
 mkdir -p "$out/artifacts"
 
 # Each input alone, so a failure names its file: recordings to fuzz_report, suppression
-# files (*.supp) to fuzz_suppress.
+# files (*.supp) to fuzz_suppress, JSON reports (*.json, baselines) to fuzz_baseline.
 for f in "$top"/tests/fuzz/corpus/*; do
 	[ -f "$f" ] || continue
 	target=$fuzzer
-	case "$f" in *.supp) target=$supp_fuzzer ;; esac
+	case "$f" in *.supp) target=$supp_fuzzer ;; *.json) target=$base_fuzzer ;; esac
 	if "$target" -runs=1 "$f" >"$out/regress.log" 2>&1; then
 		ok "corpus/$(basename "$f")"
 	else
@@ -61,6 +63,22 @@ else
 	not_ok "suppression parser fuzz session (${ssecs}s) found a problem" \
 		"$(grep -m5 -E 'ERROR|SUMMARY|bad error|does not match|Test unit written' "$out/session-supp.log")" \
 		"full log: $out/session-supp.log"
+fi
+# The baseline reader, a sixth of the time, seeded with the *.json reports.
+mkdir "$work/base" "$work/base-seeds"
+cp "$top"/tests/fuzz/corpus/*.json "$work/base-seeds/"
+bsecs=$(( secs / 6 > 5 ? secs / 6 : 5 ))
+nice -n 10 "$base_fuzzer" -max_total_time="$bsecs" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+	-artifact_prefix="$out/artifacts/base-" -print_final_stats=1 \
+	"$work/base" "$work/base-seeds" >"$out/session-base.log" 2>&1
+rc=$?
+runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$out/session-base.log")
+if [ "$rc" -eq 0 ]; then
+	ok "baseline reader fuzzed ${bsecs}s: ${runs:-?} inputs, no finding"
+else
+	not_ok "baseline reader fuzz session (${bsecs}s) found a problem" \
+		"$(grep -m5 -E 'ERROR|SUMMARY|bad error|out of order|Test unit written' "$out/session-base.log")" \
+		"full log: $out/session-base.log"
 fi
 echo "1..$n"
 [ "$failed" -eq 0 ]

@@ -306,6 +306,39 @@ run "report --suppressions of a missing file" 2 report --suppressions "$tmp/nope
 one_line_error "report --suppressions of a missing file" "report: $tmp/nope.supp: cannot read: No such file or directory"
 run "report --suppressions without a value" 2 report "$rm_rec" --suppressions
 one_line_error "report --suppressions without a value" "report: option '--suppressions' needs a value FILE"
+# Baselines: an earlier -f json report; only findings whose signature is not in it fail.
+"$bin" report -f json -o "$tmp/base.json" "$rm_rec" 2>/dev/null
+for fmt in text json junit ktap; do
+	run "report -f $fmt --baseline of the same recording" 0 report -f "$fmt" --baseline "$tmp/base.json" "$rm_rec"
+	cp "$tmp/out" "$tmp/base.$fmt"
+done
+grep -q "^baseline: $tmp/base.json: 2 known, 0 new, 0 gone$" "$tmp/base.text" &&
+	grep -q "^known (in the baseline): illegal-removal: user-entry-removed: pdtfaultfs 0:27 /kdir/u (signature 7c80ee0883b984d6)$" "$tmp/base.text" &&
+	ok "--baseline: the findings known, none new, none gone" ||
+	not_ok "--baseline: the findings known, none new, none gone" "$(cat "$tmp/base.text")"
+grep -q '"known":true' "$tmp/base.json" && grep -q '"baseline":{"file":"[^"]*","known":2,"new":0,"gone":0,"gone_signatures":\[\]}' "$tmp/base.json" &&
+	ok "--baseline -f json: known per finding, the counts" || not_ok "--baseline -f json: known per finding, the counts" "$(cat "$tmp/base.json")"
+python3 "$top/tests/host/junit_counts.py" "$tmp/base.junit" >"$tmp/jc" 2>&1 && grep -q 'failures="0"' "$tmp/base.junit" &&
+	/usr/bin/python3 "$top/tests/host/ktap_check.py" "$kunit" "$tmp/base.ktap" "$tmp/base.json" >>"$tmp/jc" 2>&1 &&
+	ok "--baseline -f junit, -f ktap: known findings pass" || not_ok "--baseline -f junit, -f ktap: known findings pass" "$(cat "$tmp/jc")"
+run "report --baseline of another bug" 1 report --baseline "$tmp/base.json" "$corpus/rec-faultfs-orphan.pdtrec"
+grep -q "^baseline: $tmp/base.json: 0 known, 1 new, 2 gone$" "$tmp/out" &&
+	grep -q '^baseline: gone: fe644022e95417b3 illegal-removal/user-entry-removed pdtfaultfs /kdir/u/f | at ' "$tmp/out" &&
+	grep -q '^leak: orphaned: pdtfaultfs 0:27 /od/child$' "$tmp/out" &&
+	ok "--baseline: a new bug fails, shown in full; the baseline's are gone" ||
+	not_ok "--baseline: a new bug fails, shown in full; the baseline's are gone" "$(cat "$tmp/out")"
+# A report made with --suppressions and --baseline is a baseline too: it lists every finding.
+"$bin" report -f json --suppressions "$tmp/both.supp" --baseline "$tmp/base.json" -o "$tmp/base2.json" "$corpus/rec-faultfs-orphan.pdtrec" 2>/dev/null
+run "report --baseline of a gated report" 0 report --baseline "$tmp/base2.json" "$corpus/rec-faultfs-orphan.pdtrec"
+run "report --baseline of a missing file" 2 report --baseline "$tmp/nope.json" "$rm_rec"
+one_line_error "report --baseline of a missing file" "report: $tmp/nope.json: cannot read: No such file or directory"
+run "report --baseline of a text report" 2 report --baseline "$tmp/sup.text" "$rm_rec"
+one_line_error "report --baseline of a text report" "report: $tmp/sup.text: byte 0: not a pdtrace JSON report (not an object)"
+sed 's/"signature":"7c80ee0883b984d6"/"signature":"7c80"/' "$tmp/base.json" >"$tmp/badsig.json"
+run "report --baseline with a bad signature" 2 report --baseline "$tmp/badsig.json" "$rm_rec"
+one_line_error "report --baseline with a bad signature" "report: $tmp/badsig.json: byte [0-9]*: a finding's \"signature\" is not 16 hex digits"
+run "check --baseline twice" 2 check --baseline "$tmp/base.json" --baseline "$tmp/base.json" -- true
+one_line_error "check --baseline twice" "check: --baseline given twice"
 # A JUnit report of a finding whose path holds control bytes, XML's specials and bytes
 # that are not UTF-8 (made by the unit test), against the Ant JUnit schema.
 PDT_JUNIT_OUT="$tmp/h.xml" "$top/build/tests/test_report" >/dev/null 2>&1

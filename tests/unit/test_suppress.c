@@ -315,7 +315,7 @@ static void test_gate(void **state)
 	char err[256];
 	struct pdt_supp *s =
 	    parse("{\nx\nimbalance:discard-unpersisted\npath:/x\n}\n", 0, err, sizeof(err));
-	struct pdt_gate *g = pdt_gate_new(s);
+	struct pdt_gate *g = pdt_gate_new(s, NULL);
 	const bool all[PDT_KIND_MAX] = { true, true, true };
 
 	(void)state;
@@ -336,7 +336,7 @@ static void test_gate(void **state)
 	pdt_gate_free(g);
 	/* A second discard, of /y: new. */
 	g = pdt_gate_new(
-	    parse("{\nx\nimbalance:discard-unpersisted\npath:/x\n}\n", 0, err, sizeof(err)));
+	    parse("{\nx\nimbalance:discard-unpersisted\npath:/x\n}\n", 0, err, sizeof(err)), NULL);
 	e.h.dentry++;
 	strcpy(e.path, "/y");
 	assert_int_equal(pdt_rules_feed(r, &e, sizeof(e)), 0);
