@@ -34,6 +34,22 @@ void pdt_gate_free(struct pdt_gate *g)
 	free(g);
 }
 
+bool pdt_baseline_knows(struct pdt_baseline *b, const struct pdt_finding *f, const struct ksyms *k)
+{
+	struct pdt_sig *sig;
+	bool known;
+
+	if (!b)
+		return false;
+	sig = malloc(sizeof(*sig));
+	if (!sig)
+		return false; /* new: the gate fails closed */
+	pdt_sig_make(sig, f, k);
+	known = pdt_baseline_has(b, sig->hex);
+	free(sig);
+	return known;
+}
+
 /*
  * A suppression first (it names why the finding passes), then the baseline; a finding in
  * the baseline is not gone, whatever else becomes of it.
@@ -41,17 +57,8 @@ void pdt_gate_free(struct pdt_gate *g)
 static enum pdt_fate judge(struct pdt_gate *g, const struct pdt_finding *f, const struct ksyms *k,
 			   long *entry)
 {
-	bool known = false;
-	struct pdt_sig *sig;
+	bool known = pdt_baseline_knows(g->base, f, k);
 
-	if (g->base) {
-		sig = malloc(sizeof(*sig));
-		if (!sig)
-			return PDT_FATE_NEW; /* fails closed */
-		pdt_sig_make(sig, f, k);
-		known = pdt_baseline_has(g->base, sig->hex);
-		free(sig);
-	}
 	*entry = pdt_supp_match(g->supp, f, k);
 	if (*entry >= 0)
 		return PDT_FATE_SUPPRESSED;

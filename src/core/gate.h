@@ -14,6 +14,9 @@
 #include "rules.h"
 #include "suppress.h"
 
+/* Is f's signature in baseline b (NULL: no)? It is then marked seen. */
+bool pdt_baseline_knows(struct pdt_baseline *b, const struct pdt_finding *f, const struct ksyms *k);
+
 enum pdt_fate { PDT_FATE_NEW, PDT_FATE_SUPPRESSED, PDT_FATE_KNOWN };
 
 struct pdt_gate;

@@ -169,24 +169,33 @@ void pdt_finding_text(FILE *fp, const struct pdt_finding *f, const struct ksyms 
 		text_stack(fp, "made persistent at", f->created, f->ncreated, k, addrs);
 }
 
-/* A suppressed or known finding in one line: what, where, its signature, and why it passes. */
-static void text_brief(FILE *fp, const struct pdt_report *r, size_t i)
+void pdt_finding_brief(FILE *fp, const struct pdt_finding *f, const struct ksyms *k,
+		       const char *entry)
 {
-	const struct pdt_finding *f = pdt_rules_finding(r->rules, i);
 	char dev[24], fs[4 * PDT_FSTYPE_LEN], path[4 * PDT_FINDING_PATH_LEN], name[1024];
-	long e = pdt_gate_entry(r->gate, i);
-	struct pdt_sig sig;
+	struct pdt_sig *sig = malloc(sizeof(*sig));
 
-	pdt_sig_make(&sig, f, r->ksyms);
+	if (!sig)
+		return;
+	pdt_sig_make(sig, f, k);
 	pdt_format_dev(f->dev, dev, sizeof(dev));
-	if (e >= 0)
-		fprintf(fp, "suppressed by '%s': ",
-			pdt_text_esc(name, sizeof(name), pdt_supp_name(pdt_gate_supp(r->gate), e)));
+	if (entry)
+		fprintf(fp, "suppressed by '%s': ", pdt_text_esc(name, sizeof(name), entry));
 	else
 		fputs("known (in the baseline): ", fp);
 	fprintf(fp, "%s: %s: %s %s %s (signature %s)\n", pdt_kind_name(f->kind), f->rule,
 		pdt_text_esc(fs, sizeof(fs), f->fs_type), dev,
-		f->path[0] ? pdt_text_esc(path, sizeof(path), f->path) : "?", sig.hex);
+		f->path[0] ? pdt_text_esc(path, sizeof(path), f->path) : "?", sig->hex);
+	free(sig);
+}
+
+/* A suppressed or known finding of the report in one line. */
+static void text_brief(FILE *fp, const struct pdt_report *r, size_t i)
+{
+	long e = pdt_gate_entry(r->gate, i);
+
+	pdt_finding_brief(fp, pdt_rules_finding(r->rules, i), r->ksyms,
+			  e >= 0 ? pdt_supp_name(pdt_gate_supp(r->gate), e) : NULL);
 }
 
 void pdt_report_finding(FILE *fp, const struct pdt_report *r, size_t i)
@@ -458,6 +467,16 @@ void pdt_finding_json(struct pdt_json *j, const struct pdt_finding *f, const str
 {
 	pdt_json_obj_open(j);
 	json_finding_members(j, f, k, addrs);
+	pdt_json_obj_close(j);
+}
+
+void pdt_finding_json_fate(struct pdt_json *j, const struct pdt_finding *f, const struct ksyms *k,
+			   bool addrs, const char *entry, bool known)
+{
+	pdt_json_obj_open(j);
+	json_finding_members(j, f, k, addrs);
+	pdt_json_kv_str(j, "suppressed_by", entry);
+	pdt_json_kv_bool(j, "known", known);
 	pdt_json_obj_close(j);
 }
 

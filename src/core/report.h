@@ -80,6 +80,15 @@ void pdt_finding_json(struct pdt_json *j, const struct pdt_finding *f, const str
  * line when it is suppressed or known.
  */
 void pdt_report_finding(FILE *fp, const struct pdt_report *r, size_t i);
+/*
+ * A finding that passes the gate, in one line: "suppressed by 'ENTRY': ..." or, with
+ * entry NULL, "known (in the baseline): ...", then what, where and its signature.
+ */
+void pdt_finding_brief(FILE *fp, const struct pdt_finding *f, const struct ksyms *k,
+		       const char *entry);
+/* pdt_finding_json() with the finding's fate: "suppressed_by" (entry or null), "known". */
+void pdt_finding_json_fate(struct pdt_json *j, const struct pdt_finding *f, const struct ksyms *k,
+			   bool addrs, const char *entry, bool known);
 /* "summary":{"leak":N,"imbalance":N,"illegal-removal":N} in the object j is in. */
 void pdt_json_summary(struct pdt_json *j, const struct pdt_rules *rules);
 /* "major:minor" of a kernel-encoded dev_t. */

@@ -373,16 +373,23 @@ static bool entry_matches(const struct entry *e, const struct pdt_finding *f, co
 	       frames_match(e, STACK_MADE, f->created, f->ncreated, k);
 }
 
-long pdt_supp_match(struct pdt_supp *s, const struct pdt_finding *f, const struct ksyms *k)
+long pdt_supp_find(const struct pdt_supp *s, const struct pdt_finding *f, const struct ksyms *k)
 {
 	size_t i;
 
 	for (i = 0; s && i < s->n; i++)
-		if (entry_matches(&s->v[i], f, k)) {
-			s->v[i].matched++;
+		if (entry_matches(&s->v[i], f, k))
 			return (long)i;
-		}
 	return -1;
+}
+
+long pdt_supp_match(struct pdt_supp *s, const struct pdt_finding *f, const struct ksyms *k)
+{
+	long i = pdt_supp_find(s, f, k);
+
+	if (i >= 0)
+		s->v[i].matched++;
+	return i;
 }
 
 /* ---- --gen-suppressions --------------------------------------------------- */

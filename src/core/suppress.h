@@ -40,6 +40,8 @@ unsigned long long pdt_supp_matched(const struct pdt_supp *s, size_t i);
 
 /* The first entry that matches f (counted), or -1. */
 long pdt_supp_match(struct pdt_supp *s, const struct pdt_finding *f, const struct ksyms *k);
+/* The same, not counted (a stream's look before the report judges). */
+long pdt_supp_find(const struct pdt_supp *s, const struct pdt_finding *f, const struct ksyms *k);
 /*
  * A ready entry for f (--gen-suppressions): its kind:rule, fs type, path with digit runs
  * as '#', and the frames from the top of each stack its signature uses, through the

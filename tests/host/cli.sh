@@ -302,6 +302,8 @@ run "report --suppressions with an unknown rule" 2 report --suppressions "$tmp/b
 one_line_error "report --suppressions with an unknown rule" "report: $tmp/bad.supp:4: unknown rule 'orphan'"
 run "check --suppressions with an unknown rule" 2 check --suppressions "$tmp/bad.supp" -- true
 one_line_error "check --suppressions with an unknown rule" "check: $tmp/bad.supp:4: unknown rule 'orphan'"
+run "trace --suppressions with an unknown rule" 2 trace --suppressions "$tmp/bad.supp"
+one_line_error "trace --suppressions with an unknown rule" "trace: $tmp/bad.supp:4: unknown rule 'orphan'"
 run "report --suppressions of a missing file" 2 report --suppressions "$tmp/nope.supp" "$rm_rec"
 one_line_error "report --suppressions of a missing file" "report: $tmp/nope.supp: cannot read: No such file or directory"
 run "report --suppressions without a value" 2 report "$rm_rec" --suppressions
@@ -337,6 +339,8 @@ one_line_error "report --baseline of a text report" "report: $tmp/sup.text: byte
 sed 's/"signature":"7c80ee0883b984d6"/"signature":"7c80"/' "$tmp/base.json" >"$tmp/badsig.json"
 run "report --baseline with a bad signature" 2 report --baseline "$tmp/badsig.json" "$rm_rec"
 one_line_error "report --baseline with a bad signature" "report: $tmp/badsig.json: byte [0-9]*: a finding's \"signature\" is not 16 hex digits"
+run "trace --baseline of a text report" 2 trace --baseline "$tmp/sup.text"
+one_line_error "trace --baseline of a text report" "trace: $tmp/sup.text: byte 0: not a pdtrace JSON report"
 run "check --baseline twice" 2 check --baseline "$tmp/base.json" --baseline "$tmp/base.json" -- true
 one_line_error "check --baseline twice" "check: --baseline given twice"
 # A JUnit report of a finding whose path holds control bytes, XML's specials and bytes

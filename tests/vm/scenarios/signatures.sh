@@ -2,7 +2,7 @@
 # two mounts, under other instance numbers, gives one signature (in text and in JSON); the
 # suppression entry --gen-suppressions prints for it silences exactly that bug and not one
 # of another shape; a baseline made from one run lets the same bug pass and fails a new one;
-# and a recording gives the report check gave, suppressions included.
+# a recording gives the report check gave, suppressions included; trace streams them.
 # timeout: 240
 # kmods: pdt_faultfs
 . /lib.sh
@@ -54,6 +54,16 @@ $PDTRACE record -o /tmp/s7.pdtrec -- $PDTRACE check --suppressions /tmp/s.supp -
 $PDTRACE report --suppressions /tmp/s.supp -f json -o /tmp/s7-r.json /tmp/s7.pdtrec
 same_report /tmp/s7.json /tmp/s7-r.json "$?" "record with suppressions"
 expect_eq "$(sig_json /tmp/s7-r.json)" "$s1" "the recording's signature is check's"
+# trace streams a suppressed finding in one line, a new one in full, and fails on the new.
+$PDTRACE trace --suppressions /tmp/s.supp -d 3 >/tmp/s8.txt 2>/tmp/s8.err &
+tpid=$!
+for i in $(seq 1 200); do grep -q 'tracing persistent dentries' /tmp/s8.err && break; sleep 0.1; done
+sh -c "echo orphan od8 >$a/ctl; echo persist-twice tw8 >$a/ctl"
+wait $tpid
+expect_eq "$?" 1 "trace: the new bug fails"
+expect_grep "^suppressed by 'orphaned-$s1': leak: orphaned: pdtfaultfs .* /od8/child (signature $s1)$" /tmp/s8.txt "trace: the suppressed one in one line"
+expect_grep '^imbalance: persist-twice: pdtfaultfs .* /tw8$' /tmp/s8.txt "trace: the new one in full"
+expect_grep "^suppression 'orphaned-$s1' (/tmp/s.supp:1) matched 1 finding$" /tmp/s8.txt "trace: the entry's count in the summary"
 umount $a
 umount $b
 finish
