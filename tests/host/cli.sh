@@ -174,10 +174,11 @@ run "report without file" 2 report
 one_line_error "report without file" "report: no recording given"
 run "report missing file" 2 report "$tmp/nope.pdtrec"
 one_line_error "report missing file" "report: cannot read '$tmp/nope.pdtrec': No such file or directory"
-run "report of a directory" 2 report "$tmp"
-one_line_error "report of a directory" "report: cannot read '$tmp': Is a directory"
-run "report two files" 2 report "$corpus/rec-tmpfs-clean.pdtrec" extra
-one_line_error "report two files" "report: unexpected argument 'extra'"
+mkdir "$tmp/norec"
+run "report of a directory without recordings" 2 report "$tmp/norec"
+one_line_error "report of a directory without recordings" "report: no recording (\*.pdtrec) in '$tmp/norec'"
+run "report of a file and a missing one" 2 report "$corpus/rec-tmpfs-clean.pdtrec" extra
+one_line_error "report of a file and a missing one" "report: cannot read 'extra': No such file or directory"
 run "report bad format" 2 report -f yaml "$corpus/rec-tmpfs-clean.pdtrec"
 one_line_error "report bad format" "report: unknown format 'yaml'"
 run "report bad --fail-on" 2 report --fail-on bogus "$corpus/rec-tmpfs-clean.pdtrec"
@@ -343,6 +344,25 @@ run "trace --baseline of a text report" 2 trace --baseline "$tmp/sup.text"
 one_line_error "trace --baseline of a text report" "trace: $tmp/sup.text: byte 0: not a pdtrace JSON report"
 run "check --baseline twice" 2 check --baseline "$tmp/base.json" --baseline "$tmp/base.json" -- true
 one_line_error "check --baseline twice" "check: --baseline given twice"
+# Several recordings, or a directory of them: one report, findings deduplicated by
+# signature, with their counts and recordings.
+run "report of the corpus directory" 1 report "$corpus"
+grep -q '^merged: 14 recordings, 8 findings, 8 distinct signatures, 0 suppressed, 0 known$' "$tmp/out" &&
+	grep -q "^recording: $corpus/rec-killed-truncated.pdtrec: 0 findings, INCOMPLETE" "$tmp/out" &&
+	ok "report DIR: every recording, each finding once" || not_ok "report DIR: every recording, each finding once" "$(tail -20 "$tmp/out")"
+o=$corpus/rec-faultfs-orphan.pdtrec
+run "report of one recording twice and another" 1 report "$o" "$rm_rec" "$o"
+grep -qx "  seen 2 times in 2 recordings: $o (1), $o (1)" "$tmp/out" &&
+	[ "$(grep -c '^leak: orphaned: ' "$tmp/out")" = 1 ] &&
+	grep -q '^merged: 3 recordings, 4 findings, 3 distinct signatures' "$tmp/out" &&
+	ok "report A B A: the same bug once, seen twice" || not_ok "report A B A: the same bug once, seen twice" "$(cat "$tmp/out")"
+"$bin" report --gen-suppressions "$o" 2>/dev/null | sed -n '/^{$/,/^}$/p' >"$tmp/orphan.supp"
+run "report -f json of several, all suppressed" 0 report -f json --suppressions "$tmp/both.supp" --suppressions "$tmp/orphan.supp" "$o" "$rm_rec" "$o"
+python3 -m json.tool "$tmp/out" >/dev/null 2>&1 && grep -q '"distinct":3,"suppressed":4,"known":0}' "$tmp/out" &&
+	grep -q '"signature":"6ef505e98603fe00",[^{]*"count":2,' "$tmp/out" &&
+	ok "report -f json of several: valid, counted, suppressed" || not_ok "report -f json of several: valid, counted, suppressed" "$(cat "$tmp/out")"
+run "report -f junit of several" 2 report -f junit "$o" "$o"
+one_line_error "report -f junit of several" "report: a report of several recordings is text or json"
 # A JUnit report of a finding whose path holds control bytes, XML's specials and bytes
 # that are not UTF-8 (made by the unit test), against the Ant JUnit schema.
 PDT_JUNIT_OUT="$tmp/h.xml" "$top/build/tests/test_report" >/dev/null 2>&1
