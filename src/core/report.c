@@ -331,6 +331,12 @@ static void text_baseline(FILE *fp, const struct pdt_report *r)
 	free(esc);
 }
 
+void pdt_report_gate_lines(FILE *fp, const struct pdt_report *r)
+{
+	text_suppressions(fp, r);
+	text_baseline(fp, r);
+}
+
 void pdt_report_summary(FILE *fp, const struct pdt_report *r)
 {
 	bool truncated = r->recording && r->recording->truncated;
@@ -388,8 +394,7 @@ void pdt_report_summary(FILE *fp, const struct pdt_report *r)
 	if (pdt_rules_unlisted(r->rules))
 		fprintf(fp, "findings: %llu more not listed (the first %d are)\n",
 			pdt_rules_unlisted(r->rules), PDT_RULES_MAX_FINDINGS);
-	text_suppressions(fp, r);
-	text_baseline(fp, r);
+	pdt_report_gate_lines(fp, r);
 	fprintf(fp, "summary: %llu leak, %llu imbalance, %llu illegal-removal\n",
 		pdt_rules_count(r->rules, PDT_KIND_LEAK),
 		pdt_rules_count(r->rules, PDT_KIND_IMBALANCE),

@@ -124,6 +124,25 @@ static void junit_failure(FILE *fp, const struct pdt_report *r, size_t sb_index)
 	fputs("</failure>\n", fp);
 }
 
+/* The suite's output: what each suppression entry matched (stale ones too), the baseline. */
+static void junit_gate(FILE *fp, const struct pdt_report *r)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+
+	if (!mem)
+		return;
+	pdt_report_gate_lines(mem, r);
+	fclose(mem);
+	if (len) {
+		fputs("  <system-out>", fp);
+		xml_str(fp, buf);
+		fputs("</system-out>\n", fp);
+	}
+	free(buf);
+}
+
 void pdt_junit_report(FILE *fp, const struct pdt_report *r)
 {
 	size_t i, nsb = pdt_rules_nsbs(r->rules);
@@ -162,5 +181,6 @@ void pdt_junit_report(FILE *fp, const struct pdt_report *r)
 		junit_passed(fp, r, i);
 		fputs("  </testcase>\n", fp);
 	}
+	junit_gate(fp, r);
 	fputs("</testsuite>\n</testsuites>\n", fp);
 }
