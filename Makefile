@@ -188,7 +188,7 @@ test: deps all unittest guest-tools
 # The fast suite, host only (no VM): unit tests, CLI tests, formatting, the fuzzer on
 # its corpus and 10 s of fuzzing. Under two minutes; make test runs all of it too.
 check hosttest: all unittest check-format
-	$(Q)$(MAKE) -s $(OUTPUT)/fuzz/fuzz_report
+	$(Q)$(MAKE) -s $(FUZZERS)
 	$(Q)FUZZ_TIME=$${FUZZ_TIME:-10} tests/run-all.sh --host
 
 # The concurrency stress scenario alone, verbose (it is also part of make test).
@@ -310,6 +310,20 @@ $(OUTPUT)/fuzz/fuzz_report: tests/fuzz/fuzz_report.c $(FUZZ_CORE_LIB) $(HEADERS)
 	$(call msg,FUZZ-CC,$@)
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) $< $(FUZZ_CORE_LIB) -lz -o $@
 
+# The suppression-file parser and matcher (--suppressions): files users write.
+$(OUTPUT)/fuzz/fuzz_suppress: tests/fuzz/fuzz_suppress.c $(FUZZ_CORE_LIB) $(HEADERS)
+	$(Q)mkdir -p $(@D)
+	$(call msg,FUZZ-CC,$@)
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) $< $(FUZZ_CORE_LIB) -lz -o $@
+
+# The --baseline reader: JSON reports from wherever CI keeps them.
+$(OUTPUT)/fuzz/fuzz_baseline: tests/fuzz/fuzz_baseline.c $(FUZZ_CORE_LIB) $(HEADERS)
+	$(Q)mkdir -p $(@D)
+	$(call msg,FUZZ-CC,$@)
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) $< $(FUZZ_CORE_LIB) -lz -o $@
+
+FUZZERS := $(OUTPUT)/fuzz/fuzz_report $(OUTPUT)/fuzz/fuzz_suppress $(OUTPUT)/fuzz/fuzz_baseline
+
 # CI: the corpus as regression tests, then a bounded session (FUZZ_TIME seconds). TAP.
-fuzz-smoke: $(OUTPUT)/fuzz/fuzz_report
+fuzz-smoke: $(FUZZERS)
 	$(Q)tests/fuzz/smoke.sh $(FUZZ_TIME)

@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "exit_codes.h"
+#include "gate_opts.h"
 #include "log.h"
 #include "output.h"
 #include "report.h"
@@ -32,6 +33,7 @@ struct check_args {
 	const char *output;
 	bool fail_on[PDT_KIND_MAX];
 	bool show_addresses;
+	struct pdt_gate_opts gate;
 	struct pdt_tracker_opts tracker;
 	char **command;
 };
@@ -57,6 +59,7 @@ static error_t parse_check(int key, char *arg, struct argp_state *state)
 		return 0;
 	case ARGP_KEY_INIT:
 		state->child_inputs[0] = &a->tracker;
+		state->child_inputs[1] = &a->gate;
 		return 0;
 	case ARGP_KEY_ARG:
 		a->command = &state->argv[state->next - 1];
@@ -71,6 +74,12 @@ static error_t parse_check(int key, char *arg, struct argp_state *state)
 	return ARGP_ERR_UNKNOWN;
 }
 
+static const struct argp_child check_children[] = {
+	{ &pdt_trace_argp, 0, "Tracing options:", 0 },
+	{ &pdt_gate_argp, 0, "Gate options:", 0 },
+	{},
+};
+
 static const struct argp check_argp = {
 	check_options,
 	parse_check,
@@ -78,8 +87,9 @@ static const struct argp check_argp = {
 	"Trace persistent dentries while COMMAND runs, then report leaks, imbalance and "
 	"illegal recursive removals.\v"
 	"Exit status: 0 no findings, 1 findings of a --fail-on kind, 2 pdtrace could not "
-	"trace, 3 data incomplete (lost events, full maps) and no such findings.",
-	pdt_trace_children,
+	"trace, 3 data incomplete (lost events, full maps) and no such findings. Suppressed "
+	"findings do not count.",
+	check_children,
 	NULL,
 	NULL,
 };
@@ -90,6 +100,7 @@ int cmd_check(int argc, char **argv)
 	struct pdt_session_opts so = {};
 	struct pdt_report rep = {};
 	struct pdt_tracker *t = pdt_tracker_new();
+	struct pdt_gate *gate;
 	char err[300];
 	FILE *out;
 	int status;
@@ -107,10 +118,12 @@ int cmd_check(int argc, char **argv)
 	rep.exit_status = status;
 	rep.argv = args.command;
 	pdt_fill_report(&rep, t, args.show_addresses);
+	gate = pdt_gate_opts_apply(&args.gate, check_name, &rep);
 	pdt_report_write(out, args.format, &rep);
 	pdt_close_output(check_name, out, args.output);
 
 	status = pdt_report_status(&rep, args.fail_on);
+	pdt_gate_free(gate);
 	pdt_tracker_close(t);
 	return status;
 }

@@ -4,15 +4,19 @@
  * the report `check` would have written, with its exit status. Needs no
  * privileges and no BPF: it runs anywhere. A damaged file is one line, exit 2.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include "cli.h"
 #include "commands.h"
 #include "exit_codes.h"
+#include "gate_opts.h"
 #include "log.h"
+#include "merge.h"
 #include "output.h"
 #include "replay.h"
 
@@ -34,7 +38,10 @@ struct report_args {
 	const char *output;
 	bool fail_on[PDT_KIND_MAX];
 	bool show_addresses;
-	const char *file;
+	struct pdt_gate_opts gate;
+	const char *file; /* the first */
+	char **files;	  /* every FILE or DIR given, in order (malloc'd) */
+	int nfiles;
 };
 
 static error_t parse_report(int key, char *arg, struct argp_state *state)
@@ -56,10 +63,16 @@ static error_t parse_report(int key, char *arg, struct argp_state *state)
 	case OPT_SHOW_ADDRESSES:
 		a->show_addresses = true;
 		return 0;
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &a->gate;
+		return 0;
 	case ARGP_KEY_ARG:
-		if (a->file)
-			pdt_unexpected_arg(report_name, arg);
-		a->file = arg;
+		/* Options may come between them (ARGP_IN_ORDER): collected one by one. */
+		a->files = realloc(a->files, (size_t)(a->nfiles + 1) * sizeof(*a->files));
+		if (!a->files)
+			pdt_die(PDT_EXIT_ERROR, "%s: out of memory", report_name);
+		a->files[a->nfiles++] = arg;
+		a->file = a->files[0];
 		return 0;
 	case ARGP_KEY_END:
 		if (!a->file)
@@ -74,13 +87,15 @@ static error_t parse_report(int key, char *arg, struct argp_state *state)
 static const struct argp report_argp = {
 	report_options,
 	parse_report,
-	"FILE",
+	"FILE [FILE|DIR...]",
 	"Report on a recording made by 'pdtrace record' (FILE, or - for stdin): the report "
-	"and exit status 'pdtrace check' would have given. Needs no privileges.\v"
+	"and exit status 'pdtrace check' would have given. Needs no privileges. Several "
+	"recordings, or a directory of *.pdtrec files: one report (text or json), findings "
+	"deduplicated by signature, with their counts and recordings.\v"
 	"Exit status: 0 no findings, 1 findings of a --fail-on kind, 2 FILE unreadable or "
 	"damaged (one line naming the byte offset), 3 data incomplete (lost events, full maps, "
-	"a truncated recording) and no such findings.",
-	NULL,
+	"a truncated recording) and no such findings. Suppressed findings do not count.",
+	pdt_gate_children,
 	NULL,
 	NULL,
 };
@@ -104,29 +119,118 @@ static FILE *open_recording(const char *path, uint64_t *size)
 	return fp;
 }
 
+/* Replay one recording into rp: a damaged or unreadable file is one line, exit 2. */
+static void replay_file(struct pdt_replay *rp, const char *file)
+{
+	char err[300];
+	uint64_t size;
+	FILE *in = open_recording(file, &size);
+	int rc = pdt_replay_read(rp, in, size, err, sizeof(err));
+
+	if (ferror(in))
+		pdt_die(PDT_EXIT_ERROR, "%s: error reading '%s' at byte %llu: %s", report_name,
+			file, (unsigned long long)rp->rec.size, strerror(errno));
+	if (rc)
+		pdt_die(PDT_EXIT_ERROR, "%s: %s: %s", report_name, file, err);
+	if (in != stdin)
+		fclose(in);
+}
+
+/* One recording into the merge, its replay freed at once: memory follows the distinct. */
+static void merge_file(struct pdt_merge *m, const char *file, bool addrs)
+{
+	struct pdt_replay rp;
+	struct pdt_report rep;
+
+	replay_file(&rp, file);
+	pdt_replay_fill_report(&rp, &rep, file, addrs);
+	if (pdt_merge_add(m, file, &rep))
+		pdt_die(PDT_EXIT_ERROR, "%s: out of memory", report_name);
+	if (rp.rec.truncated)
+		pdt_err("%s: %s: %s: data incomplete", report_name, file, rp.rec.why_truncated);
+	pdt_replay_free(&rp);
+}
+
+static int is_recording(const struct dirent *e)
+{
+	size_t n = strlen(e->d_name);
+
+	return n > 7 && !strcmp(e->d_name + n - 7, ".pdtrec");
+}
+
+/* A directory's *.pdtrec files, in name order; anything else given is a file. */
+static void merge_arg(struct pdt_merge *m, const char *arg, bool addrs)
+{
+	struct dirent **names;
+	struct stat st;
+	char *path;
+	int i, n;
+
+	if (strcmp(arg, "-") && !stat(arg, &st) && S_ISDIR(st.st_mode)) {
+		n = scandir(arg, &names, is_recording, alphasort);
+		if (n < 0)
+			pdt_die(PDT_EXIT_ERROR, "%s: cannot read '%s': %s", report_name, arg,
+				strerror(errno));
+		if (!n) /* a mistyped path in CI must not pass the gate */
+			pdt_die(PDT_EXIT_ERROR, "%s: no recording (*.pdtrec) in '%s'", report_name,
+				arg);
+		for (i = 0; i < n; i++) {
+			if (asprintf(&path, "%s/%s", arg, names[i]->d_name) < 0)
+				pdt_die(PDT_EXIT_ERROR, "%s: out of memory", report_name);
+			merge_file(m, path, addrs);
+			free(path);
+			free(names[i]);
+		}
+		free(names);
+		return;
+	}
+	merge_file(m, arg, addrs);
+}
+
+static int merged_report(struct report_args *a)
+{
+	struct pdt_merge *m;
+	FILE *out;
+	int i, rc;
+
+	if (a->format != PDT_FMT_TEXT && a->format != PDT_FMT_JSON)
+		pdt_die(PDT_EXIT_ERROR, "%s: a report of several recordings is text or json",
+			report_name);
+	if (a->gate.gen_suppressions)
+		pdt_die(PDT_EXIT_ERROR, "%s: --gen-suppressions takes one recording", report_name);
+	m = pdt_merge_new(a->gate.supp, a->gate.base);
+	if (!m)
+		pdt_die(PDT_EXIT_ERROR, "%s: out of memory", report_name);
+	for (i = 0; i < a->nfiles; i++)
+		merge_arg(m, a->files[i], a->show_addresses);
+	out = pdt_open_output(report_name, a->output);
+	pdt_merge_write(out, a->format, m);
+	pdt_close_output(report_name, out, a->output);
+	rc = pdt_merge_status(m, a->fail_on);
+	pdt_merge_free(m);
+	free(a->files);
+	return rc;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct report_args args = { .fail_on = { true, true, true } };
 	struct pdt_replay rp;
 	struct pdt_report rep;
-	char err[300];
-	uint64_t size;
-	FILE *in, *out;
+	struct pdt_gate *gate;
+	struct stat st;
+	FILE *out;
 	int rc;
 
 	pdt_parse_args(&report_argp, report_name, argc, argv, &args);
-	in = open_recording(args.file, &size);
-	rc = pdt_replay_read(&rp, in, size, err, sizeof(err));
-	if (ferror(in))
-		pdt_die(PDT_EXIT_ERROR, "%s: error reading '%s' at byte %llu: %s", report_name,
-			args.file, (unsigned long long)rp.rec.size, strerror(errno));
-	if (rc)
-		pdt_die(PDT_EXIT_ERROR, "%s: %s: %s", report_name, args.file, err);
-	if (in != stdin)
-		fclose(in);
+	if (args.nfiles > 1 ||
+	    (strcmp(args.file, "-") && !stat(args.file, &st) && S_ISDIR(st.st_mode)))
+		return merged_report(&args);
+	replay_file(&rp, args.file);
 
 	out = pdt_open_output(report_name, args.output);
 	pdt_replay_fill_report(&rp, &rep, args.file, args.show_addresses);
+	gate = pdt_gate_opts_apply(&args.gate, report_name, &rep);
 	pdt_report_write(out, args.format, &rep);
 	pdt_close_output(report_name, out, args.output);
 	/* The report says it too, but a CI log shows stderr first. */
@@ -134,6 +238,8 @@ int cmd_report(int argc, char **argv)
 		pdt_err("%s: %s: %s: data incomplete", report_name, args.file,
 			rp.rec.why_truncated);
 	rc = pdt_report_status(&rep, args.fail_on);
+	pdt_gate_free(gate);
 	pdt_replay_free(&rp);
+	free(args.files);
 	return rc;
 }

@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "exit_codes.h"
+#include "gate_opts.h"
 #include "json.h"
 #include "log.h"
 #include "output.h"
@@ -37,10 +38,11 @@ struct trace_args {
 	bool verbose;
 	bool show_addresses;
 	struct pdt_tracker_opts tracker;
+	struct pdt_gate_opts gate;
 };
 
 struct trace_ctx {
-	const struct trace_args *args;
+	struct trace_args *args; /* its baseline marks what the stream has seen */
 	struct ksyms *ksyms;
 	unsigned long long nevents;
 	const struct pdt_rules *rules; /* the books, before they see the event */
@@ -68,6 +70,7 @@ static error_t parse_trace(int key, char *arg, struct argp_state *state)
 		return 0;
 	case ARGP_KEY_INIT:
 		state->child_inputs[0] = &a->tracker;
+		state->child_inputs[1] = &a->gate;
 		return 0;
 	case ARGP_KEY_ARG:
 		pdt_unexpected_arg(trace_name, arg);
@@ -75,14 +78,21 @@ static error_t parse_trace(int key, char *arg, struct argp_state *state)
 	return ARGP_ERR_UNKNOWN;
 }
 
+static const struct argp_child trace_children[] = {
+	{ &pdt_trace_argp, 0, "Tracing options:", 0 },
+	{ &pdt_gate_argp, 0, "Gate options:", 0 },
+	{},
+};
+
 static const struct argp trace_argp = {
 	trace_options,
 	parse_trace,
 	NULL,
 	"Trace persistent dentries system-wide and print findings as they happen, until "
 	"Ctrl-C or --duration; a summary at exit.\v"
-	"Exit status: 0 no findings, 1 findings, 2 pdtrace could not trace, 3 data incomplete.",
-	pdt_trace_children,
+	"Exit status: 0 no findings, 1 findings (suppressed and known ones do not count), 2 "
+	"pdtrace could not trace, 3 data incomplete.",
+	trace_children,
 	NULL,
 	NULL,
 };
@@ -150,20 +160,36 @@ static void print_event(const void *data, size_t size, void *ctx)
 	}
 }
 
+/*
+ * A finding as it happens: in full when it fails the gate, in one line when an entry of
+ * --suppressions or the --baseline lets it pass (the summary's counts come from the
+ * judgement of the kept findings at the end).
+ */
 static void print_finding(const struct pdt_finding *f, void *ctx)
 {
 	struct trace_ctx *tc = ctx;
+	struct pdt_gate_opts *g = &tc->args->gate;
+	const char *entry;
+	bool known;
+	long e;
 
 	if (!tc->ksyms)
 		tc->ksyms = ksyms_load();
+	e = pdt_supp_find(g->supp, f, tc->ksyms);
+	entry = e >= 0 ? pdt_supp_name(g->supp, (size_t)e) : NULL;
+	known = pdt_baseline_knows(g->base, f, tc->ksyms) && !entry;
 	if (tc->args->format == PDT_FMT_JSON) {
 		struct pdt_json j;
 
 		pdt_json_init(&j, stdout);
-		pdt_finding_json(&j, f, tc->ksyms, tc->args->show_addresses);
+		pdt_finding_json_fate(&j, f, tc->ksyms, tc->args->show_addresses, entry, known);
 		putchar('\n');
+	} else if (entry || known) {
+		pdt_finding_brief(stdout, f, tc->ksyms, entry);
 	} else {
 		pdt_finding_text(stdout, f, tc->ksyms, tc->args->show_addresses);
+		if (g->gen_suppressions)
+			pdt_supp_gen(stdout, f, tc->ksyms);
 		putchar('\n');
 	}
 	fflush(stdout);
@@ -189,6 +215,7 @@ int cmd_trace(int argc, char **argv)
 	struct pdt_session_opts so = {};
 	struct pdt_report rep = {};
 	struct pdt_tracker *t = pdt_tracker_new();
+	struct pdt_gate *gate;
 	char err[300];
 	int status;
 
@@ -209,6 +236,7 @@ int cmd_trace(int argc, char **argv)
 
 	rep.exit_status = -1;
 	pdt_fill_report(&rep, t, args.show_addresses);
+	gate = pdt_gate_opts_apply(&args.gate, trace_name, &rep);
 	if (args.format == PDT_FMT_JSON) {
 		struct pdt_json j;
 
@@ -217,6 +245,8 @@ int cmd_trace(int argc, char **argv)
 		pdt_json_summary(&j, pdt_tracker_rules(t));
 		pdt_json_kv_bool(&j, "complete", rep.complete);
 		pdt_json_kv_uint(&j, "lost_events", rep.lost_events);
+		pdt_json_kv_uint(&j, "suppressed", pdt_gate_count(gate, PDT_FATE_SUPPRESSED));
+		pdt_json_kv_uint(&j, "known", pdt_gate_count(gate, PDT_FATE_KNOWN));
 		pdt_json_obj_close(&j);
 		putchar('\n');
 	} else {
@@ -227,6 +257,7 @@ int cmd_trace(int argc, char **argv)
 		pdt_report_summary(stdout, &sum);
 	}
 	status = pdt_report_status(&rep, pdt_fail_on_all);
+	pdt_gate_free(gate);
 	ksyms_free(tc.ksyms);
 	pdt_tracker_close(t);
 	return status;

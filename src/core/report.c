@@ -6,6 +6,7 @@
 #include "text.h"
 #include "report.h"
 #include "report_formats.h"
+#include "signature.h"
 
 int pdt_parse_format(const char *s, enum pdt_format *fmt)
 {
@@ -35,13 +36,6 @@ static unsigned long long by_absence(const struct pdt_report *r)
 
 const bool pdt_fail_on_all[PDT_KIND_MAX] = { [0 ... PDT_KIND_MAX - 1] = true };
 
-static int exit_status(const struct pdt_rules *r, const bool fail_on[PDT_KIND_MAX], bool complete)
-{
-	if (pdt_rules_fail(r, fail_on, complete))
-		return PDT_EXIT_FINDINGS;
-	return complete ? PDT_EXIT_OK : PDT_EXIT_INCOMPLETE;
-}
-
 bool pdt_report_complete(const struct pdt_report *r, bool truncated)
 {
 	return !truncated && !r->lost_events && !r->map_full && !r->malformed &&
@@ -50,7 +44,9 @@ bool pdt_report_complete(const struct pdt_report *r, bool truncated)
 
 int pdt_report_status(const struct pdt_report *r, const bool fail_on[PDT_KIND_MAX])
 {
-	return exit_status(r->rules, fail_on, r->complete);
+	if (pdt_gate_fail(r->gate, r->rules, fail_on, r->complete))
+		return PDT_EXIT_FINDINGS;
+	return r->complete ? PDT_EXIT_OK : PDT_EXIT_INCOMPLETE;
 }
 
 int pdt_mounts_append(struct pdt_mount **v, size_t *n, size_t *cap,
@@ -94,7 +90,8 @@ size_t pdt_report_sb_findings(const struct pdt_report *r, size_t sb_index)
 	size_t j, n = 0, nf = pdt_rules_nfindings(r->rules);
 
 	for (j = 0; j < nf; j++)
-		n += pdt_rules_finding(r->rules, j)->sb_index == sb_index;
+		n += pdt_rules_finding(r->rules, j)->sb_index == sb_index &&
+		     pdt_gate_fate(r->gate, j) == PDT_FATE_NEW;
 	return n;
 }
 
@@ -126,6 +123,21 @@ static void text_stack(FILE *fp, const char *title, const unsigned long long *st
 	}
 }
 
+/* "signature: HEX KEY": the key holds a path, escaped like every name. */
+static void text_signature(FILE *fp, const struct pdt_finding *f, const struct ksyms *k)
+{
+	struct pdt_sig *s = malloc(sizeof(*s));
+	char *key = malloc(4 * sizeof(s->key));
+
+	if (s && key) {
+		pdt_sig_make(s, f, k);
+		fprintf(fp, "  signature: %s %s\n", s->hex,
+			pdt_text_esc(key, 4 * sizeof(s->key), s->key));
+	}
+	free(key);
+	free(s);
+}
+
 void pdt_finding_text(FILE *fp, const struct pdt_finding *f, const struct ksyms *k, bool addrs)
 {
 	char dev[24], fs[4 * PDT_FSTYPE_LEN], path[4 * PDT_FINDING_PATH_LEN],
@@ -137,6 +149,7 @@ void pdt_finding_text(FILE *fp, const struct pdt_finding *f, const struct ksyms 
 		pdt_text_esc(fs, sizeof(fs), f->fs_type), dev,
 		f->path[0] ? pdt_text_esc(path, sizeof(path), f->path) : "?");
 	fprintf(fp, "  %s\n", pdt_text_esc(msg, sizeof(msg), f->message));
+	text_signature(fp, f, k);
 	fprintf(fp, "  origin %s", pdt_origin_name(f->origin));
 	if (f->has_refcount)
 		fprintf(fp, ", refcount %d", f->refcount);
@@ -156,15 +169,85 @@ void pdt_finding_text(FILE *fp, const struct pdt_finding *f, const struct ksyms 
 		text_stack(fp, "made persistent at", f->created, f->ncreated, k, addrs);
 }
 
+void pdt_finding_brief(FILE *fp, const struct pdt_finding *f, const struct ksyms *k,
+		       const char *entry)
+{
+	char dev[24], fs[4 * PDT_FSTYPE_LEN], path[4 * PDT_FINDING_PATH_LEN], name[1024];
+	struct pdt_sig *sig = malloc(sizeof(*sig));
+
+	if (!sig)
+		return;
+	pdt_sig_make(sig, f, k);
+	pdt_format_dev(f->dev, dev, sizeof(dev));
+	if (entry)
+		fprintf(fp, "suppressed by '%s': ", pdt_text_esc(name, sizeof(name), entry));
+	else
+		fputs("known (in the baseline): ", fp);
+	fprintf(fp, "%s: %s: %s %s %s (signature %s)\n", pdt_kind_name(f->kind), f->rule,
+		pdt_text_esc(fs, sizeof(fs), f->fs_type), dev,
+		f->path[0] ? pdt_text_esc(path, sizeof(path), f->path) : "?", sig->hex);
+	free(sig);
+}
+
+/* A suppressed or known finding of the report in one line. */
+static void text_brief(FILE *fp, const struct pdt_report *r, size_t i)
+{
+	long e = pdt_gate_entry(r->gate, i);
+
+	pdt_finding_brief(fp, pdt_rules_finding(r->rules, i), r->ksyms,
+			  e >= 0 ? pdt_supp_name(pdt_gate_supp(r->gate), e) : NULL);
+}
+
+void pdt_report_finding(FILE *fp, const struct pdt_report *r, size_t i)
+{
+	const struct pdt_finding *f = pdt_rules_finding(r->rules, i);
+	enum pdt_fate v = pdt_gate_fate(r->gate, i);
+
+	if (v != PDT_FATE_NEW) {
+		text_brief(fp, r, i);
+	} else {
+		pdt_finding_text(fp, f, r->ksyms, r->show_addresses);
+	}
+	if (r->gen_suppressions && v != PDT_FATE_SUPPRESSED)
+		pdt_supp_gen(fp, f, r->ksyms);
+}
+
 static void text_report(FILE *fp, const struct pdt_report *r)
 {
 	size_t i, n = pdt_rules_nfindings(r->rules);
 
 	for (i = 0; i < n; i++) {
-		pdt_finding_text(fp, pdt_rules_finding(r->rules, i), r->ksyms, r->show_addresses);
-		fputc('\n', fp);
+		pdt_report_finding(fp, r, i);
+		if (pdt_gate_fate(r->gate, i) == PDT_FATE_NEW)
+			fputc('\n', fp);
 	}
 	pdt_report_summary(fp, r);
+}
+
+/* Each entry that matched, and each that matched nothing (stale, or mistyped). */
+static void text_suppressions(FILE *fp, const struct pdt_report *r)
+{
+	const struct pdt_supp *s = pdt_gate_supp(r->gate);
+	char name[1024], file[1024];
+	size_t i;
+
+	for (i = 0; i < pdt_supp_count(s); i++) {
+		unsigned long long m = pdt_supp_matched(s, i);
+
+		fprintf(fp, "suppression '%s' (%s:%u) ",
+			pdt_text_esc(name, sizeof(name), pdt_supp_name(s, i)),
+			pdt_text_esc(file, sizeof(file), pdt_supp_file(s, i)), pdt_supp_line(s, i));
+		if (m)
+			fprintf(fp, "matched %llu finding%s\n", m, m == 1 ? "" : "s");
+		else
+			fputs("matched nothing\n", fp);
+	}
+	if (pdt_supp_count(s)) {
+		unsigned long long n = pdt_gate_count(r->gate, PDT_FATE_SUPPRESSED);
+
+		fprintf(fp, "suppressed: %llu finding%s (they do not fail the gate)\n", n,
+			n == 1 ? "" : "s");
+	}
 }
 
 /* Where the data came from, and why a recording is incomplete beyond the counters. */
@@ -218,6 +301,40 @@ static void text_self_check(FILE *fp, const struct pdt_report *r)
 			"self-check: %zu mounted superblock%s walked, the books match the kernel "
 			"(%llu entr%s)\n",
 			walked, walked == 1 ? "" : "s", entries, entries == 1 ? "y" : "ies");
+}
+
+/* Known, new and gone against the baseline; each gone signature with its key. */
+static void text_baseline(FILE *fp, const struct pdt_report *r)
+{
+	const struct pdt_baseline *b = pdt_gate_baseline(r->gate);
+	char *esc, hex[17];
+	size_t i, n;
+
+	if (!b)
+		return;
+	n = 4 * strlen(pdt_baseline_file(b)) + 1;
+	for (i = 0; i < pdt_baseline_count(b); i++)
+		if (4 * strlen(pdt_baseline_key(b, i)) + 1 > n)
+			n = 4 * strlen(pdt_baseline_key(b, i)) + 1;
+	if (!(esc = malloc(n)))
+		return;
+	fprintf(fp, "baseline: %s: %llu known, %llu new, %zu gone\n",
+		pdt_text_esc(esc, n, pdt_baseline_file(b)), pdt_gate_count(r->gate, PDT_FATE_KNOWN),
+		pdt_gate_count(r->gate, PDT_FATE_NEW), pdt_baseline_gone(b));
+	for (i = 0; i < pdt_baseline_count(b); i++) {
+		if (pdt_baseline_seen(b, i))
+			continue;
+		pdt_baseline_sig(b, i, hex);
+		fprintf(fp, "baseline: gone: %s %s\n", hex,
+			pdt_text_esc(esc, n, pdt_baseline_key(b, i)));
+	}
+	free(esc);
+}
+
+void pdt_report_gate_lines(FILE *fp, const struct pdt_report *r)
+{
+	text_suppressions(fp, r);
+	text_baseline(fp, r);
 }
 
 void pdt_report_summary(FILE *fp, const struct pdt_report *r)
@@ -277,6 +394,7 @@ void pdt_report_summary(FILE *fp, const struct pdt_report *r)
 	if (pdt_rules_unlisted(r->rules))
 		fprintf(fp, "findings: %llu more not listed (the first %d are)\n",
 			pdt_rules_unlisted(r->rules), PDT_RULES_MAX_FINDINGS);
+	pdt_report_gate_lines(fp, r);
 	fprintf(fp, "summary: %llu leak, %llu imbalance, %llu illegal-removal\n",
 		pdt_rules_count(r->rules, PDT_KIND_LEAK),
 		pdt_rules_count(r->rules, PDT_KIND_IMBALANCE),
@@ -302,13 +420,24 @@ static void json_stack(struct pdt_json *j, const char *name, const unsigned long
 	pdt_json_arr_close(j);
 }
 
-void pdt_finding_json(struct pdt_json *j, const struct pdt_finding *f, const struct ksyms *k,
-		      bool addrs)
+static void json_signature(struct pdt_json *j, const struct pdt_finding *f, const struct ksyms *k)
+{
+	struct pdt_sig *s = malloc(sizeof(*s));
+
+	if (!s)
+		return;
+	pdt_sig_make(s, f, k);
+	pdt_json_kv_str(j, "signature", s->hex);
+	pdt_json_kv_str(j, "signature_key", s->key);
+	free(s);
+}
+
+static void json_finding_members(struct pdt_json *j, const struct pdt_finding *f,
+				 const struct ksyms *k, bool addrs)
 {
 	char dev[24];
 
 	pdt_format_dev(f->dev, dev, sizeof(dev));
-	pdt_json_obj_open(j);
 	pdt_json_kv_str(j, "kind", pdt_kind_name(f->kind));
 	pdt_json_kv_str(j, "rule", f->rule);
 	pdt_json_kv_str(j, "fs_type", f->fs_type);
@@ -335,7 +464,68 @@ void pdt_finding_json(struct pdt_json *j, const struct pdt_finding *f, const str
 		pdt_json_null(j);
 	}
 	pdt_json_kv_str(j, "message", f->message);
+	json_signature(j, f, k);
+}
+
+void pdt_finding_json(struct pdt_json *j, const struct pdt_finding *f, const struct ksyms *k,
+		      bool addrs)
+{
+	pdt_json_obj_open(j);
+	json_finding_members(j, f, k, addrs);
 	pdt_json_obj_close(j);
+}
+
+void pdt_finding_json_fate(struct pdt_json *j, const struct pdt_finding *f, const struct ksyms *k,
+			   bool addrs, const char *entry, bool known)
+{
+	pdt_json_obj_open(j);
+	json_finding_members(j, f, k, addrs);
+	pdt_json_kv_str(j, "suppressed_by", entry);
+	pdt_json_kv_bool(j, "known", known);
+	pdt_json_obj_close(j);
+}
+
+/* A report's finding i: its members, the entry that suppressed it, whether it is known. */
+static void json_report_finding(struct pdt_json *j, const struct pdt_report *r, size_t i)
+{
+	const struct pdt_finding *f = pdt_rules_finding(r->rules, i);
+	long e = pdt_gate_entry(r->gate, i);
+	char *gen = NULL;
+	size_t len = 0;
+	FILE *mem;
+
+	pdt_json_obj_open(j);
+	json_finding_members(j, f, r->ksyms, r->show_addresses);
+	pdt_json_kv_str(j, "suppressed_by",
+			e >= 0 ? pdt_supp_name(pdt_gate_supp(r->gate), e) : NULL);
+	pdt_json_kv_bool(j, "known", pdt_gate_fate(r->gate, i) == PDT_FATE_KNOWN);
+	if (r->gen_suppressions && e < 0 && (mem = open_memstream(&gen, &len))) {
+		pdt_supp_gen(mem, f, r->ksyms);
+		fclose(mem);
+		pdt_json_kv_str(j, "suppression", gen);
+		free(gen);
+	}
+	pdt_json_obj_close(j);
+}
+
+/* The entries of the suppression files, what each matched, and the findings suppressed. */
+static void json_suppressions(struct pdt_json *j, const struct pdt_report *r)
+{
+	const struct pdt_supp *s = pdt_gate_supp(r->gate);
+	size_t i;
+
+	pdt_json_kv_uint(j, "suppressed", pdt_gate_count(r->gate, PDT_FATE_SUPPRESSED));
+	pdt_json_name(j, "suppressions");
+	pdt_json_arr_open(j);
+	for (i = 0; i < pdt_supp_count(s); i++) {
+		pdt_json_obj_open(j);
+		pdt_json_kv_str(j, "name", pdt_supp_name(s, i));
+		pdt_json_kv_str(j, "file", pdt_supp_file(s, i));
+		pdt_json_kv_uint(j, "line", pdt_supp_line(s, i));
+		pdt_json_kv_uint(j, "matched", pdt_supp_matched(s, i));
+		pdt_json_obj_close(j);
+	}
+	pdt_json_arr_close(j);
 }
 
 /* One flat object (no nesting: scripts strip it with one pattern), or null for a live run. */
@@ -417,6 +607,38 @@ void pdt_json_summary(struct pdt_json *j, const struct pdt_rules *rules)
 	pdt_json_obj_close(j);
 }
 
+/* null without --baseline; else the counts and the signatures no finding had. */
+static void json_baseline(struct pdt_json *j, const struct pdt_report *r)
+{
+	const struct pdt_baseline *b = pdt_gate_baseline(r->gate);
+	char hex[17];
+	size_t i;
+
+	pdt_json_name(j, "baseline");
+	if (!b) {
+		pdt_json_null(j);
+		return;
+	}
+	pdt_json_obj_open(j);
+	pdt_json_kv_str(j, "file", pdt_baseline_file(b));
+	pdt_json_kv_uint(j, "known", pdt_gate_count(r->gate, PDT_FATE_KNOWN));
+	pdt_json_kv_uint(j, "new", pdt_gate_count(r->gate, PDT_FATE_NEW));
+	pdt_json_kv_uint(j, "gone", pdt_baseline_gone(b));
+	pdt_json_name(j, "gone_signatures");
+	pdt_json_arr_open(j);
+	for (i = 0; i < pdt_baseline_count(b); i++) {
+		if (pdt_baseline_seen(b, i))
+			continue;
+		pdt_baseline_sig(b, i, hex);
+		pdt_json_obj_open(j);
+		pdt_json_kv_str(j, "signature", hex);
+		pdt_json_kv_str(j, "signature_key", pdt_baseline_key(b, i));
+		pdt_json_obj_close(j);
+	}
+	pdt_json_arr_close(j);
+	pdt_json_obj_close(j);
+}
+
 static void json_report(FILE *fp, const struct pdt_report *r)
 {
 	struct pdt_json j;
@@ -451,8 +673,10 @@ static void json_report(FILE *fp, const struct pdt_report *r)
 	pdt_json_arr_open(&j);
 	n = pdt_rules_nfindings(r->rules);
 	for (i = 0; i < n; i++)
-		pdt_finding_json(&j, pdt_rules_finding(r->rules, i), r->ksyms, r->show_addresses);
+		json_report_finding(&j, r, i);
 	pdt_json_arr_close(&j);
+	json_suppressions(&j, r);
+	json_baseline(&j, r);
 	pdt_json_summary(&j, r->rules);
 	pdt_json_obj_close(&j);
 	fputc('\n', fp);

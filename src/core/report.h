@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include "gate.h"
 #include "json.h"
 #include "ksyms.h"
 #include "mountinfo.h"
@@ -44,6 +45,8 @@ struct pdt_report {
 	const struct ksyms *ksyms;
 	bool show_addresses;
 	const struct pdt_recording *recording; /* NULL: a live run */
+	const struct pdt_gate *gate;	       /* verdicts; NULL: every finding is new */
+	bool gen_suppressions;		       /* a ready entry under each unsuppressed finding */
 };
 
 int pdt_parse_format(const char *s, enum pdt_format *fmt);
@@ -71,6 +74,21 @@ void pdt_report_summary(FILE *fp, const struct pdt_report *r);
 void pdt_finding_text(FILE *fp, const struct pdt_finding *f, const struct ksyms *k, bool addrs);
 void pdt_finding_json(struct pdt_json *j, const struct pdt_finding *f, const struct ksyms *k,
 		      bool addrs);
+/*
+ * Finding i of the report as its format's text block shows it: in full (with a
+ * suppression entry after it under --gen-suppressions) when it fails the gate, in one
+ * line when it is suppressed or known.
+ */
+void pdt_report_finding(FILE *fp, const struct pdt_report *r, size_t i);
+/*
+ * A finding that passes the gate, in one line: "suppressed by 'ENTRY': ..." or, with
+ * entry NULL, "known (in the baseline): ...", then what, where and its signature.
+ */
+void pdt_finding_brief(FILE *fp, const struct pdt_finding *f, const struct ksyms *k,
+		       const char *entry);
+/* pdt_finding_json() with the finding's fate: "suppressed_by" (entry or null), "known". */
+void pdt_finding_json_fate(struct pdt_json *j, const struct pdt_finding *f, const struct ksyms *k,
+			   bool addrs, const char *entry, bool known);
 /* "summary":{"leak":N,"imbalance":N,"illegal-removal":N} in the object j is in. */
 void pdt_json_summary(struct pdt_json *j, const struct pdt_rules *rules);
 /* "major:minor" of a kernel-encoded dev_t. */

@@ -14,8 +14,10 @@ void pdt_ktap_report(FILE *fp, const struct pdt_report *r);
 
 /* Why the data is incomplete, in one line (a recording cut short, else the counters). */
 void pdt_report_incomplete_why(const struct pdt_report *r, char *buf, size_t n);
-/* Findings listed on superblock sb_index. */
+/* Findings listed on superblock sb_index that fail the gate (new ones). */
 size_t pdt_report_sb_findings(const struct pdt_report *r, size_t sb_index);
+/* The suppression entries' counts (stale ones too) and the baseline's, as text lines. */
+void pdt_report_gate_lines(FILE *fp, const struct pdt_report *r);
 /* A superblock as a test is named: "FSTYPE MAJOR:MINOR S_ID", unescaped. */
 void pdt_report_sb_name(const struct pdt_report *r, size_t sb_index, char *buf, size_t n);
 

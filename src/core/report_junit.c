@@ -3,6 +3,7 @@
  * JUnit XML (the Ant schema Jenkins and GitLab read): a test case for complete data, one
  * per superblock, one for findings past the list's end.
  */
+#include <stdbool.h>
 #include <stdlib.h>
 #include "report_formats.h"
 
@@ -34,19 +35,45 @@ static void xml_str(FILE *fp, const char *s)
 	}
 }
 
-/* The failure's body: the finding as the text report shows it. */
-static void xml_finding_body(FILE *fp, const struct pdt_finding *f, const struct pdt_report *r)
+/* Finding i as the text report shows it (in full, or one line when it passes the gate). */
+static void xml_finding_body(FILE *fp, size_t i, const struct pdt_report *r)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *mem = open_memstream(&buf, &len);
 
 	if (mem) {
-		pdt_finding_text(mem, f, r->ksyms, r->show_addresses);
+		pdt_report_finding(mem, r, i);
 		fclose(mem);
 		xml_str(fp, buf);
 	}
 	free(buf);
+}
+
+/* Is finding j on this superblock, and does it fail the gate? */
+static bool failing(const struct pdt_report *r, size_t j, size_t sb_index)
+{
+	return pdt_rules_finding(r->rules, j)->sb_index == sb_index &&
+	       pdt_gate_fate(r->gate, j) == PDT_FATE_NEW;
+}
+
+/* The superblock's suppressed and known findings: they pass, but the log shows them. */
+static void junit_passed(FILE *fp, const struct pdt_report *r, size_t sb_index)
+{
+	size_t j, nf = pdt_rules_nfindings(r->rules);
+	bool open = false;
+
+	for (j = 0; j < nf; j++) {
+		if (pdt_rules_finding(r->rules, j)->sb_index != sb_index ||
+		    pdt_gate_fate(r->gate, j) == PDT_FATE_NEW)
+			continue;
+		if (!open)
+			fputs("    <system-out>", fp);
+		open = true;
+		xml_finding_body(fp, j, r);
+	}
+	if (open)
+		fputs("</system-out>\n", fp);
 }
 
 /*
@@ -65,7 +92,7 @@ static void junit_failure(FILE *fp, const struct pdt_report *r, size_t sb_index)
 	for (j = 0; j < nf; j++) {
 		const struct pdt_finding *f = pdt_rules_finding(r->rules, j);
 
-		if (f->sb_index != sb_index)
+		if (!failing(r, j, sb_index))
 			continue;
 		if (!first)
 			first = f;
@@ -81,22 +108,39 @@ static void junit_failure(FILE *fp, const struct pdt_report *r, size_t sb_index)
 	for (j = 0; j < nf && named < PDT_JUNIT_MESSAGE_FINDINGS; j++) {
 		const struct pdt_finding *f = pdt_rules_finding(r->rules, j);
 
-		if (f->sb_index != sb_index)
+		if (!failing(r, j, sb_index))
 			continue;
 		fprintf(fp, "%s%s: ", named++ ? "; " : "", f->rule);
 		xml_str(fp, f->path);
 	}
 	fputs(count > named ? "; ...\">" : "\">", fp);
 	for (j = 0, named = 0; j < nf; j++) {
-		const struct pdt_finding *f = pdt_rules_finding(r->rules, j);
-
-		if (f->sb_index != sb_index)
+		if (!failing(r, j, sb_index))
 			continue;
 		if (named++)
 			fputc('\n', fp);
-		xml_finding_body(fp, f, r);
+		xml_finding_body(fp, j, r);
 	}
 	fputs("</failure>\n", fp);
+}
+
+/* The suite's output: what each suppression entry matched (stale ones too), the baseline. */
+static void junit_gate(FILE *fp, const struct pdt_report *r)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+
+	if (!mem)
+		return;
+	pdt_report_gate_lines(mem, r);
+	fclose(mem);
+	if (len) {
+		fputs("  <system-out>", fp);
+		xml_str(fp, buf);
+		fputs("</system-out>\n", fp);
+	}
+	free(buf);
 }
 
 void pdt_junit_report(FILE *fp, const struct pdt_report *r)
@@ -134,7 +178,9 @@ void pdt_junit_report(FILE *fp, const struct pdt_report *r)
 		xml_str(fp, name);
 		fputs("\">\n", fp);
 		junit_failure(fp, r, i);
+		junit_passed(fp, r, i);
 		fputs("  </testcase>\n", fp);
 	}
+	junit_gate(fp, r);
 	fputs("</testsuite>\n</testsuites>\n", fp);
 }

@@ -55,14 +55,12 @@ static void ktap_findings(FILE *fp, const struct pdt_report *r, size_t sb_index)
 	FILE *mem;
 
 	for (j = 0; j < nf; j++) {
-		const struct pdt_finding *f = pdt_rules_finding(r->rules, j);
-
-		if (f->sb_index != sb_index)
+		if (pdt_rules_finding(r->rules, j)->sb_index != sb_index)
 			continue;
 		mem = open_memstream(&buf, &len);
 		if (!mem)
 			return;
-		pdt_finding_text(mem, f, r->ksyms, r->show_addresses);
+		pdt_report_finding(mem, r, j); /* a suppressed or known one: one line */
 		fclose(mem);
 		ktap_diag(fp, buf, len);
 		free(buf);

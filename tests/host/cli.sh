@@ -174,10 +174,11 @@ run "report without file" 2 report
 one_line_error "report without file" "report: no recording given"
 run "report missing file" 2 report "$tmp/nope.pdtrec"
 one_line_error "report missing file" "report: cannot read '$tmp/nope.pdtrec': No such file or directory"
-run "report of a directory" 2 report "$tmp"
-one_line_error "report of a directory" "report: cannot read '$tmp': Is a directory"
-run "report two files" 2 report "$corpus/rec-tmpfs-clean.pdtrec" extra
-one_line_error "report two files" "report: unexpected argument 'extra'"
+mkdir "$tmp/norec"
+run "report of a directory without recordings" 2 report "$tmp/norec"
+one_line_error "report of a directory without recordings" "report: no recording (\*.pdtrec) in '$tmp/norec'"
+run "report of a file and a missing one" 2 report "$corpus/rec-tmpfs-clean.pdtrec" extra
+one_line_error "report of a file and a missing one" "report: cannot read 'extra': No such file or directory"
 run "report bad format" 2 report -f yaml "$corpus/rec-tmpfs-clean.pdtrec"
 one_line_error "report bad format" "report: unknown format 'yaml'"
 run "report bad --fail-on" 2 report --fail-on bogus "$corpus/rec-tmpfs-clean.pdtrec"
@@ -218,6 +219,151 @@ for f in "$corpus"/rec-*.pdtrec; do
 			not_ok "report -f junit $name: valid against the Ant JUnit schema" "$(cat "$tmp/jx")"
 	fi
 done
+# Signatures (docs/findings.md): the recordings were made in the VM, on another boot of
+# another machine; their signatures here are the digests that boot's check printed, the
+# same in every format. A change of scheme must change these on purpose.
+sigs() { # FORMAT FILE: the digests a report shows, sorted
+	case "$1" in
+	json) "$bin" report -f json "$2" 2>/dev/null | grep -o '"signature":"[0-9a-f]*"' | cut -d'"' -f4 ;;
+	*) "$bin" report -f "$1" "$2" 2>/dev/null | sed -n 's/^[# ]*signature: \([0-9a-f]\{16\}\) .*/\1/p' ;;
+	esac | sort
+}
+while read -r name want; do
+	f=$corpus/rec-faultfs-$name.pdtrec
+	for fmt in json text junit ktap; do
+		got=$(sigs "$fmt" "$f" | tr '\n' ' ')
+		[ "$got" = "$want " ] && ok "signature of $name in $fmt: $want" ||
+			not_ok "signature of $name in $fmt: $want" "got: $got"
+	done
+done <<'SIGS'
+dead b5054cc6d9a4015d
+discard 73c62ff6354bbeda
+dput 361eaa8dea1dcd57
+leak da5f516501d27f72
+orphan 6ef505e98603fe00
+removal 7c80ee0883b984d6 fe644022e95417b3
+twice 837bbfe182a96148
+SIGS
+"$bin" report "$corpus/rec-faultfs-orphan.pdtrec" >"$tmp/o.txt" 2>&1
+grep -qx '  signature: 6ef505e98603fe00 leak/orphaned pdtfaultfs /od/child | at pdt_orphan \[pdt_faultfs\], pdt_ctl_write \[pdt_faultfs\], vfs_write | made at pdt_pin \[pdt_faultfs\], pdt_kcreate_locked \[pdt_faultfs\], pdt_orphan \[pdt_faultfs\], pdt_ctl_write \[pdt_faultfs\]' "$tmp/o.txt" &&
+	ok "signature key: kind/rule, fs type, path, frames below the hook without offsets or .cold" ||
+	not_ok "signature key: kind/rule, fs type, path, frames below the hook without offsets or .cold" "$(grep signature "$tmp/o.txt")"
+! grep -q 'signature:.*+0x' "$tmp/o.txt" && "$bin" report --show-addresses "$corpus/rec-faultfs-orphan.pdtrec" 2>/dev/null | grep -q '^  signature: 6ef505e98603fe00 ' &&
+	ok "signature: no offsets, and the same with --show-addresses" ||
+	not_ok "signature: no offsets, and the same with --show-addresses"
+# Suppressions (docs/findings.md): --gen-suppressions prints an entry per finding; one
+# of the two entries of the removal recording silences its finding and not the other.
+rm_rec=$corpus/rec-faultfs-removal.pdtrec
+run "report --gen-suppressions" 1 report --gen-suppressions "$rm_rec"
+sed -n '/^{$/,/^}$/p' "$tmp/out" >"$tmp/all.supp"
+awk '/^{$/ { n++ } n == 1' "$tmp/all.supp" >"$tmp/one.supp"
+[ "$(grep -c '^{$' "$tmp/all.supp")" = 2 ] && grep -qx '   path:/kdir/u/f' "$tmp/one.supp" &&
+	grep -qx '   frame:pdt_ctl_write \[pdt_faultfs\]' "$tmp/one.supp" &&
+	ok "--gen-suppressions: one entry per finding, frames without offsets" ||
+	not_ok "--gen-suppressions: one entry per finding, frames without offsets" "$(cat "$tmp/out")"
+run "report --suppressions (one of two findings)" 1 report --suppressions "$tmp/one.supp" "$rm_rec"
+grep -q "^suppressed by 'user-entry-removed-fe644022e95417b3': illegal-removal: user-entry-removed: pdtfaultfs 0:27 /kdir/u/f (signature fe644022e95417b3)$" "$tmp/out" &&
+	grep -q '^illegal-removal: user-entry-removed: pdtfaultfs 0:27 /kdir/u$' "$tmp/out" &&
+	grep -q "^suppression 'user-entry-removed-fe644022e95417b3' ($tmp/one.supp:1) matched 1 finding$" "$tmp/out" &&
+	grep -q '^suppressed: 1 finding (they do not fail the gate)$' "$tmp/out" &&
+	ok "--suppressions: the entry silences its finding, names itself, the other still fails" ||
+	not_ok "--suppressions: the entry silences its finding, names itself, the other still fails" "$(cat "$tmp/out")"
+{ cat "$tmp/all.supp"; printf '{\n   stale entry\n   leak:*\n   fs:nosuchfs\n}\n'; } >"$tmp/both.supp"
+for fmt in text json junit ktap; do
+	run "report -f $fmt --suppressions (both findings)" 0 report -f "$fmt" --suppressions "$tmp/both.supp" "$rm_rec"
+	cp "$tmp/out" "$tmp/sup.$fmt"
+done
+grep -q "^suppression 'stale entry' ($tmp/both.supp:23) matched nothing$" "$tmp/sup.text" &&
+	ok "--suppressions: an entry that matched nothing is reported" ||
+	not_ok "--suppressions: an entry that matched nothing is reported" "$(cat "$tmp/sup.text")"
+grep -q '"suppressed_by":"user-entry-removed-7c80ee0883b984d6","known":false' "$tmp/sup.json" &&
+	grep -q '"suppressed":2,"suppressions":\[{"name":"user-entry-removed-fe644022e95417b3","file":"[^"]*","line":1,"matched":1},{"name":"user-entry-removed-7c80ee0883b984d6","file":"[^"]*","line":12,"matched":1},{"name":"stale entry","file":"[^"]*","line":23,"matched":0}\]' "$tmp/sup.json" &&
+	ok "--suppressions -f json: suppressed_by per finding, the entries and their counts" ||
+	not_ok "--suppressions -f json: suppressed_by per finding, the entries and their counts" "$(cat "$tmp/sup.json")"
+python3 "$top/tests/host/junit_counts.py" "$tmp/sup.junit" >"$tmp/jc" 2>&1 &&
+	xmllint --noout --schema "$top/tests/host/junit.xsd" "$tmp/sup.junit" >>"$tmp/jc" 2>&1 &&
+	grep -q 'failures="0"' "$tmp/sup.junit" && grep -q "<system-out>suppressed by 'user-entry-removed-fe644022e95417b3'" "$tmp/sup.junit" &&
+	grep -q "^suppression 'stale entry' ($tmp/both.supp:23) matched nothing$" "$tmp/sup.junit" &&
+	ok "--suppressions -f junit: no failure, the suppressed findings and the stale entry in system-out, valid" ||
+	not_ok "--suppressions -f junit: no failure, the suppressed findings and the stale entry in system-out, valid" "$(cat "$tmp/jc" "$tmp/sup.junit")"
+/usr/bin/python3 "$top/tests/host/ktap_check.py" "$kunit" "$tmp/sup.ktap" "$tmp/sup.json" >"$tmp/kc" 2>&1 &&
+	grep -q '^ok 2 pdtfaultfs 0:27 pdtfaultfs$' "$tmp/sup.ktap" &&
+	ok "--suppressions -f ktap: the superblock passes, read by the kernel's parser" ||
+	not_ok "--suppressions -f ktap: the superblock passes, read by the kernel's parser" "$(cat "$tmp/kc" "$tmp/sup.ktap")"
+"$bin" report -f json --gen-suppressions "$corpus/rec-faultfs-orphan.pdtrec" 2>/dev/null | grep -q '"suppressed_by":null,"known":false,"suppression":"{\\n   orphaned-6ef505e98603fe00\\n   leak:orphaned\\n   fs:pdtfaultfs\\n   path:/od/child\\n   frame:d_make_discardable\\n' &&
+	ok "--gen-suppressions -f json: the entry as the finding's \"suppression\"" ||
+	not_ok "--gen-suppressions -f json: the entry as the finding's \"suppression\""
+# Entries for every corpus finding read back and silence their recording.
+for f in "$corpus"/rec-faultfs-*.pdtrec; do
+	"$bin" report --gen-suppressions "$f" 2>/dev/null | sed -n '/^{$/,/^}$/p' >"$tmp/gen.supp"
+	run "report --suppressions of its own entries: $(basename "$f")" 0 report --suppressions "$tmp/gen.supp" "$f"
+done
+# A bad file: one line naming FILE:LINE, exit 2, before anything is traced or read.
+printf '# ok\n{\n   x\n   leak:orphan\n}\n' >"$tmp/bad.supp"
+run "report --suppressions with an unknown rule" 2 report --suppressions "$tmp/bad.supp" "$rm_rec"
+one_line_error "report --suppressions with an unknown rule" "report: $tmp/bad.supp:4: unknown rule 'orphan'"
+run "check --suppressions with an unknown rule" 2 check --suppressions "$tmp/bad.supp" -- true
+one_line_error "check --suppressions with an unknown rule" "check: $tmp/bad.supp:4: unknown rule 'orphan'"
+run "trace --suppressions with an unknown rule" 2 trace --suppressions "$tmp/bad.supp"
+one_line_error "trace --suppressions with an unknown rule" "trace: $tmp/bad.supp:4: unknown rule 'orphan'"
+run "report --suppressions of a missing file" 2 report --suppressions "$tmp/nope.supp" "$rm_rec"
+one_line_error "report --suppressions of a missing file" "report: $tmp/nope.supp: cannot read: No such file or directory"
+run "report --suppressions without a value" 2 report "$rm_rec" --suppressions
+one_line_error "report --suppressions without a value" "report: option '--suppressions' needs a value FILE"
+# Baselines: an earlier -f json report; only findings whose signature is not in it fail.
+"$bin" report -f json -o "$tmp/base.json" "$rm_rec" 2>/dev/null
+for fmt in text json junit ktap; do
+	run "report -f $fmt --baseline of the same recording" 0 report -f "$fmt" --baseline "$tmp/base.json" "$rm_rec"
+	cp "$tmp/out" "$tmp/base.$fmt"
+done
+grep -q "^baseline: $tmp/base.json: 2 known, 0 new, 0 gone$" "$tmp/base.text" &&
+	grep -q "^known (in the baseline): illegal-removal: user-entry-removed: pdtfaultfs 0:27 /kdir/u (signature 7c80ee0883b984d6)$" "$tmp/base.text" &&
+	ok "--baseline: the findings known, none new, none gone" ||
+	not_ok "--baseline: the findings known, none new, none gone" "$(cat "$tmp/base.text")"
+grep -q '"known":true' "$tmp/base.json" && grep -q '"baseline":{"file":"[^"]*","known":2,"new":0,"gone":0,"gone_signatures":\[\]}' "$tmp/base.json" &&
+	ok "--baseline -f json: known per finding, the counts" || not_ok "--baseline -f json: known per finding, the counts" "$(cat "$tmp/base.json")"
+python3 "$top/tests/host/junit_counts.py" "$tmp/base.junit" >"$tmp/jc" 2>&1 && grep -q 'failures="0"' "$tmp/base.junit" &&
+	/usr/bin/python3 "$top/tests/host/ktap_check.py" "$kunit" "$tmp/base.ktap" "$tmp/base.json" >>"$tmp/jc" 2>&1 &&
+	ok "--baseline -f junit, -f ktap: known findings pass" || not_ok "--baseline -f junit, -f ktap: known findings pass" "$(cat "$tmp/jc")"
+run "report --baseline of another bug" 1 report --baseline "$tmp/base.json" "$corpus/rec-faultfs-orphan.pdtrec"
+grep -q "^baseline: $tmp/base.json: 0 known, 1 new, 2 gone$" "$tmp/out" &&
+	grep -q '^baseline: gone: fe644022e95417b3 illegal-removal/user-entry-removed pdtfaultfs /kdir/u/f | at ' "$tmp/out" &&
+	grep -q '^leak: orphaned: pdtfaultfs 0:27 /od/child$' "$tmp/out" &&
+	ok "--baseline: a new bug fails, shown in full; the baseline's are gone" ||
+	not_ok "--baseline: a new bug fails, shown in full; the baseline's are gone" "$(cat "$tmp/out")"
+# A report made with --suppressions and --baseline is a baseline too: it lists every finding.
+"$bin" report -f json --suppressions "$tmp/both.supp" --baseline "$tmp/base.json" -o "$tmp/base2.json" "$corpus/rec-faultfs-orphan.pdtrec" 2>/dev/null
+run "report --baseline of a gated report" 0 report --baseline "$tmp/base2.json" "$corpus/rec-faultfs-orphan.pdtrec"
+run "report --baseline of a missing file" 2 report --baseline "$tmp/nope.json" "$rm_rec"
+one_line_error "report --baseline of a missing file" "report: $tmp/nope.json: cannot read: No such file or directory"
+run "report --baseline of a text report" 2 report --baseline "$tmp/sup.text" "$rm_rec"
+one_line_error "report --baseline of a text report" "report: $tmp/sup.text: byte 0: not a pdtrace JSON report (not an object)"
+sed 's/"signature":"7c80ee0883b984d6"/"signature":"7c80"/' "$tmp/base.json" >"$tmp/badsig.json"
+run "report --baseline with a bad signature" 2 report --baseline "$tmp/badsig.json" "$rm_rec"
+one_line_error "report --baseline with a bad signature" "report: $tmp/badsig.json: byte [0-9]*: a finding's \"signature\" is not 16 hex digits"
+run "trace --baseline of a text report" 2 trace --baseline "$tmp/sup.text"
+one_line_error "trace --baseline of a text report" "trace: $tmp/sup.text: byte 0: not a pdtrace JSON report"
+run "check --baseline twice" 2 check --baseline "$tmp/base.json" --baseline "$tmp/base.json" -- true
+one_line_error "check --baseline twice" "check: --baseline given twice"
+# Several recordings, or a directory of them: one report, findings deduplicated by
+# signature, with their counts and recordings.
+run "report of the corpus directory" 1 report "$corpus"
+grep -q '^merged: 14 recordings, 8 findings, 8 distinct signatures, 0 suppressed, 0 known$' "$tmp/out" &&
+	grep -q "^recording: $corpus/rec-killed-truncated.pdtrec: 0 findings, INCOMPLETE" "$tmp/out" &&
+	ok "report DIR: every recording, each finding once" || not_ok "report DIR: every recording, each finding once" "$(tail -20 "$tmp/out")"
+o=$corpus/rec-faultfs-orphan.pdtrec
+run "report of one recording twice and another" 1 report "$o" "$rm_rec" "$o"
+grep -qx "  seen 2 times in 2 recordings: $o (1), $o (1)" "$tmp/out" &&
+	[ "$(grep -c '^leak: orphaned: ' "$tmp/out")" = 1 ] &&
+	grep -q '^merged: 3 recordings, 4 findings, 3 distinct signatures' "$tmp/out" &&
+	ok "report A B A: the same bug once, seen twice" || not_ok "report A B A: the same bug once, seen twice" "$(cat "$tmp/out")"
+"$bin" report --gen-suppressions "$o" 2>/dev/null | sed -n '/^{$/,/^}$/p' >"$tmp/orphan.supp"
+run "report -f json of several, all suppressed" 0 report -f json --suppressions "$tmp/both.supp" --suppressions "$tmp/orphan.supp" "$o" "$rm_rec" "$o"
+python3 -m json.tool "$tmp/out" >/dev/null 2>&1 && grep -q '"distinct":3,"suppressed":4,"known":0}' "$tmp/out" &&
+	grep -q '"signature":"6ef505e98603fe00",[^{]*"count":2,' "$tmp/out" &&
+	ok "report -f json of several: valid, counted, suppressed" || not_ok "report -f json of several: valid, counted, suppressed" "$(cat "$tmp/out")"
+run "report -f junit of several" 2 report -f junit "$o" "$o"
+one_line_error "report -f junit of several" "report: a report of several recordings is text or json"
 # A JUnit report of a finding whose path holds control bytes, XML's specials and bytes
 # that are not UTF-8 (made by the unit test), against the Ant JUnit schema.
 PDT_JUNIT_OUT="$tmp/h.xml" "$top/build/tests/test_report" >/dev/null 2>&1

@@ -204,6 +204,10 @@ static void test_json_report(void **state)
 				  "\"created_by\":{\"pid\":0,\"comm\":\"mk\\\"dir\"}"));
 	assert_non_null(
 	    strstr(s, "\"summary\":{\"leak\":1,\"imbalance\":1,\"illegal-removal\":0}"));
+	assert_non_null(strstr(
+	    s, "\"signature\":\"c844870819613c42\",\"signature_key\":"
+	       "\"leak/pinned-after-umount tmpfs /a<b>&\\\"c\\\" | at\",\"suppressed_by\":null,"
+	       "\"known\":false}"));
 	/* No kernel address anywhere unless asked. */
 	assert_null(strstr(s, "ffff"));
 	free(s);
@@ -226,6 +230,11 @@ static void test_text_report(void **state)
 	assert_non_null(strstr(s, "INCOMPLETE: 2 findings rest on an event that did not come"));
 	assert_non_null(strstr(s, "summary: 1 leak, 1 imbalance, 0 illegal-removal"));
 	assert_null(strstr(s, "ffff"));
+	/* Every finding's signature, its key escaped like the path it holds. */
+	assert_non_null(strstr(s, "/a<b>&\"c\"\n  still persistent after the umount of its "
+				  "superblock: the umount walk never reached it\n  signature: "
+				  "c844870819613c42 "
+				  "leak/pinned-after-umount tmpfs /a<b>&\"c\" | at\n"));
 	free(s);
 }
 
@@ -324,6 +333,8 @@ static void test_junit_report(void **state)
 	assert_null(strstr(f + 1, "<failure"));
 	assert_non_null(strstr(f, "leak: pinned-after-umount: tmpfs 0:27 /a&lt;b&gt;"));
 	assert_non_null(strstr(f, "imbalance: sb-balance: tmpfs 0:27 /\n"));
+	assert_non_null(strstr(f, "\n  signature: c844870819613c42 leak/pinned-after-umount "
+				  "tmpfs /a&lt;b&gt;&amp;&quot;c&quot; | at\n"));
 	assert_null(strstr(s, "<b>"));
 	free(s);
 	/*
@@ -355,6 +366,8 @@ static void test_ktap_report(void **state)
 	assert_non_null(strstr(s, "KTAP version 1\n# pdtrace 0.1.0, kernel 7.2.13\n1..2\n"
 				  "ok 1 complete data\n"));
 	assert_non_null(f = strstr(s, "\n# leak: pinned-after-umount: tmpfs 0:27 /a<b>&\"c\"\n"));
+	assert_non_null(strstr(f, "\n#   signature: c844870819613c42 leak/pinned-after-umount "
+				  "tmpfs /a<b>&\"c\" | at\n"));
 	assert_non_null(f = strstr(f, "\n# imbalance: sb-balance: tmpfs 0:27 /\n"));
 	assert_non_null(f = strstr(f, "\nnot ok 2 tmpfs 0:27 tmpfs\n"));
 	assert_non_null(strstr(f, "\n# summary: 1 leak, 1 imbalance, 0 illegal-removal\n"));
