@@ -90,7 +90,7 @@ static const struct argp report_argp = {
 	"FILE [FILE|DIR...]",
 	"Report on a recording made by 'pdtrace record' (FILE, or - for stdin): the report "
 	"and exit status 'pdtrace check' would have given. Needs no privileges. Several "
-	"recordings, or a directory of *.pdtrec files: one report (text or json), findings "
+	"recordings, or a directory of *.pdtrec files: one report, findings "
 	"deduplicated by signature, with their counts and recordings.\v"
 	"Exit status: 0 no findings, 1 findings of a --fail-on kind, 2 FILE unreadable or "
 	"damaged (one line naming the byte offset), 3 data incomplete (lost events, full maps, "
@@ -193,9 +193,6 @@ static int merged_report(struct report_args *a)
 	FILE *out;
 	int i, rc;
 
-	if (a->format != PDT_FMT_TEXT && a->format != PDT_FMT_JSON)
-		pdt_die(PDT_EXIT_ERROR, "%s: a report of several recordings is text or json",
-			report_name);
 	if (a->gate.gen_suppressions)
 		pdt_die(PDT_EXIT_ERROR, "%s: --gen-suppressions takes one recording", report_name);
 	m = pdt_merge_new(a->gate.supp, a->gate.base);

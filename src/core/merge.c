@@ -4,51 +4,11 @@
 #include "exit_codes.h"
 #include "gate.h"
 #include "merge.h"
+#include "merge_priv.h"
 #include "signature.h"
 #include "text.h"
 #include "u64map.h"
 #include "version.h"
-
-/* How often a distinct finding was seen in one recording. */
-struct origin {
-	size_t rec;
-	unsigned long long count;
-};
-
-struct distinct {
-	char hex[17];
-	char *key;
-	enum pdt_kind kind;
-	const char *rule;
-	char *text;  /* the first occurrence as the text report shows it */
-	char *first; /* its recording */
-	char *path, *fs_type, *message;
-	char **stack; /* its stack, symbolized, without addresses */
-	unsigned int nstack;
-	char *suppressed_by; /* the entry that matched its first occurrence */
-	bool known;
-	bool fails; /* an occurrence fails the gate in its own recording */
-	unsigned long long count;
-	struct origin *origins;
-	size_t norigins;
-};
-
-struct recinfo {
-	char *file;
-	bool complete;
-	unsigned long long findings, unlisted;
-};
-
-struct pdt_merge {
-	struct pdt_supp *supp;
-	struct pdt_baseline *base;
-	struct u64map by_sig; /* digest -> index + 1 into v */
-	struct distinct *v;
-	size_t n, cap;
-	struct recinfo *recs;
-	size_t nrecs, caprecs;
-	unsigned long long suppressed, known;
-};
 
 struct pdt_merge *pdt_merge_new(struct pdt_supp *supp, struct pdt_baseline *base)
 {
@@ -254,7 +214,7 @@ int pdt_merge_status(const struct pdt_merge *m, const bool fail_on[PDT_KIND_MAX]
 
 /* ---- text ----------------------------------------------------------------- */
 
-static void text_origins(FILE *fp, const struct pdt_merge *m, const struct distinct *d)
+void pdt_merge_text_origins(FILE *fp, const struct pdt_merge *m, const struct distinct *d)
 {
 	char file[1024];
 	size_t i;
@@ -286,7 +246,7 @@ static void text_distinct(FILE *fp, const struct pdt_merge *m, const struct dist
 			      fp);
 		fprintf(fp, "%s: %s (signature %s)\n", pdt_kind_name(d->kind), d->rule, d->hex);
 	}
-	text_origins(fp, m, d);
+	pdt_merge_text_origins(fp, m, d);
 	if (d->fails)
 		fputc('\n', fp);
 }
@@ -381,8 +341,17 @@ static void json_merge(FILE *fp, const struct pdt_merge *m)
 
 void pdt_merge_write(FILE *fp, enum pdt_format fmt, const struct pdt_merge *m)
 {
-	if (fmt == PDT_FMT_JSON)
+	switch (fmt) {
+	case PDT_FMT_JSON:
 		json_merge(fp, m);
-	else
+		break;
+	case PDT_FMT_JUNIT:
+		pdt_merge_junit(fp, m);
+		break;
+	case PDT_FMT_KTAP:
+		pdt_merge_ktap(fp, m);
+		break;
+	default:
 		text_merge(fp, m);
+	}
 }

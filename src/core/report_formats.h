@@ -12,6 +12,12 @@
 void pdt_junit_report(FILE *fp, const struct pdt_report *r);
 void pdt_ktap_report(FILE *fp, const struct pdt_report *r);
 
+/* The one escaping function of each format: XML text and attribute values; a KTAP test
+ * name (terminal-safe, '#' as \x23); text lines (already escaped) as "# " diagnostics. */
+void pdt_xml_str(FILE *fp, const char *s);
+void pdt_ktap_name(FILE *fp, const char *s);
+void pdt_ktap_diag(FILE *fp, const char *text, size_t len);
+
 /* Why the data is incomplete, in one line (a recording cut short, else the counters). */
 void pdt_report_incomplete_why(const struct pdt_report *r, char *buf, size_t n);
 /* Findings listed on superblock sb_index that fail the gate (new ones). */

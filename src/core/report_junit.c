@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include "report_formats.h"
 
-static void xml_str(FILE *fp, const char *s)
+void pdt_xml_str(FILE *fp, const char *s)
 {
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
@@ -45,7 +45,7 @@ static void xml_finding_body(FILE *fp, size_t i, const struct pdt_report *r)
 	if (mem) {
 		pdt_report_finding(mem, r, i);
 		fclose(mem);
-		xml_str(fp, buf);
+		pdt_xml_str(fp, buf);
 	}
 	free(buf);
 }
@@ -111,7 +111,7 @@ static void junit_failure(FILE *fp, const struct pdt_report *r, size_t sb_index)
 		if (!failing(r, j, sb_index))
 			continue;
 		fprintf(fp, "%s%s: ", named++ ? "; " : "", f->rule);
-		xml_str(fp, f->path);
+		pdt_xml_str(fp, f->path);
 	}
 	fputs(count > named ? "; ...\">" : "\">", fp);
 	for (j = 0, named = 0; j < nf; j++) {
@@ -137,7 +137,7 @@ static void junit_gate(FILE *fp, const struct pdt_report *r)
 	fclose(mem);
 	if (len) {
 		fputs("  <system-out>", fp);
-		xml_str(fp, buf);
+		pdt_xml_str(fp, buf);
 		fputs("</system-out>\n", fp);
 	}
 	free(buf);
@@ -166,16 +166,16 @@ void pdt_junit_report(FILE *fp, const struct pdt_report *r)
 	if (!r->complete) {
 		pdt_report_incomplete_why(r, why, sizeof(why));
 		fputs("    <failure type=\"incomplete\" message=\"", fp);
-		xml_str(fp, why);
+		pdt_xml_str(fp, why);
 		fputs("\"/>\n", fp);
 	}
 	fputs("  </testcase>\n", fp);
 	for (i = 0; i < nsb; i++) {
 		pdt_report_sb_name(r, i, name, sizeof(name));
 		fputs("  <testcase classname=\"pdtrace.", fp);
-		xml_str(fp, pdt_rules_sb(r->rules, i)->fs_type);
+		pdt_xml_str(fp, pdt_rules_sb(r->rules, i)->fs_type);
 		fputs("\" name=\"", fp);
-		xml_str(fp, name);
+		pdt_xml_str(fp, name);
 		fputs("\">\n", fp);
 		junit_failure(fp, r, i);
 		junit_passed(fp, r, i);

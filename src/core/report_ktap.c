@@ -16,7 +16,7 @@
  * since a '#' ends the name and starts a directive ("ok 1 name # SKIP"). A backslash is
  * already \\ there, so the escape stays unambiguous.
  */
-static void ktap_name(FILE *fp, const char *s)
+void pdt_ktap_name(FILE *fp, const char *s)
 {
 	size_t n = 4 * strlen(s) + 1;
 	char *buf = malloc(n);
@@ -33,7 +33,7 @@ static void ktap_name(FILE *fp, const char *s)
 }
 
 /* Lines of TEXT (LEN bytes, names already escaped by their writer) as "# " diagnostics. */
-static void ktap_diag(FILE *fp, const char *text, size_t len)
+void pdt_ktap_diag(FILE *fp, const char *text, size_t len)
 {
 	const char *p = text, *end = text + len, *nl;
 
@@ -62,7 +62,7 @@ static void ktap_findings(FILE *fp, const struct pdt_report *r, size_t sb_index)
 			return;
 		pdt_report_finding(mem, r, j); /* a suppressed or known one: one line */
 		fclose(mem);
-		ktap_diag(fp, buf, len);
+		pdt_ktap_diag(fp, buf, len);
 		free(buf);
 		buf = NULL;
 	}
@@ -78,7 +78,7 @@ static void ktap_summary(FILE *fp, const struct pdt_report *r)
 		return;
 	pdt_report_summary(mem, r);
 	fclose(mem);
-	ktap_diag(fp, buf, len);
+	pdt_ktap_diag(fp, buf, len);
 	free(buf);
 }
 
@@ -89,7 +89,7 @@ void pdt_ktap_report(FILE *fp, const struct pdt_report *r)
 
 	fputs("KTAP version 1\n", fp);
 	fprintf(fp, "# pdtrace %s, kernel ", r->version);
-	ktap_name(fp, r->kernel);
+	pdt_ktap_name(fp, r->kernel);
 	fputc('\n', fp);
 	fprintf(fp, "1..%zu\n", nsb + 1 + !!pdt_rules_unlisted(r->rules));
 	if (!r->complete) {
@@ -101,7 +101,7 @@ void pdt_ktap_report(FILE *fp, const struct pdt_report *r)
 		ktap_findings(fp, r, i);
 		pdt_report_sb_name(r, i, name, sizeof(name));
 		fprintf(fp, "%s %zu ", pdt_report_sb_findings(r, i) ? "not ok" : "ok", n++);
-		ktap_name(fp, name);
+		pdt_ktap_name(fp, name);
 		fputc('\n', fp);
 	}
 	if (pdt_rules_unlisted(r->rules)) {

@@ -362,8 +362,23 @@ run "report -f json of several, all suppressed" 0 report -f json --suppressions 
 python3 -m json.tool "$tmp/out" >/dev/null 2>&1 && grep -q '"distinct":3,"suppressed":4,"known":0}' "$tmp/out" &&
 	grep -q '"signature":"6ef505e98603fe00",[^{]*"count":2,' "$tmp/out" &&
 	ok "report -f json of several: valid, counted, suppressed" || not_ok "report -f json of several: valid, counted, suppressed" "$(cat "$tmp/out")"
-run "report -f junit of several" 2 report -f junit "$o" "$o"
-one_line_error "report -f junit of several" "report: a report of several recordings is text or json"
+# For CI servers: a test per recording's complete data, one per distinct finding.
+run "report -f junit of several" 1 report -f junit "$o" "$rm_rec" "$o" "$corpus/rec-killed-truncated.pdtrec"
+python3 "$top/tests/host/junit_counts.py" "$tmp/out" >"$tmp/jc" 2>&1 &&
+	xmllint --noout --schema "$top/tests/host/junit.xsd" "$tmp/out" >"$tmp/jx" 2>&1 &&
+	grep -q '<testsuite name="pdtrace" tests="7" failures="4"' "$tmp/out" &&
+	grep -q '<testcase classname="pdtrace.pdtfaultfs" name="leak orphaned 6ef505e98603fe00">' "$tmp/out" &&
+	grep -q 'seen 2 times in 2 recordings' "$tmp/out" &&
+	ok "report -f junit of several: valid, a case per recording and per signature" ||
+	not_ok "report -f junit of several: valid, a case per recording and per signature" "$(cat "$tmp/jc" "$tmp/jx" "$tmp/out")"
+run "report -f ktap of several" 1 report -f ktap "$o" "$rm_rec" "$o" "$corpus/rec-killed-truncated.pdtrec"
+/usr/bin/python3 "$top/tests/host/ktap_check.py" "$kunit" "$tmp/out" >"$tmp/kc" 2>&1 &&
+	[ "$(grep -c '^ok [0-9]* complete data: ' "$tmp/out")" = 3 ] &&
+	grep -q '^not ok 4 complete data: .*rec-killed-truncated.pdtrec$' "$tmp/out" &&
+	grep -q '^not ok 5 leak orphaned 6ef505e98603fe00$' "$tmp/out" &&
+	[ "$(grep -c '^not ok ' "$tmp/out")" = 4 ] &&
+	ok "report -f ktap of several: read by the kernel's parser, a test per recording and per signature" ||
+	not_ok "report -f ktap of several: read by the kernel's parser, a test per recording and per signature" "$(cat "$tmp/kc" "$tmp/out")"
 # A JUnit report of a finding whose path holds control bytes, XML's specials and bytes
 # that are not UTF-8 (made by the unit test), against the Ant JUnit schema.
 PDT_JUNIT_OUT="$tmp/h.xml" "$top/build/tests/test_report" >/dev/null 2>&1

@@ -1,5 +1,6 @@
 # Signatures, suppressions and baselines on pdtfaultfs (docs/findings.md): the same bug on
-# two mounts, under other instance numbers, gives one signature (in text and in JSON); the
+# two mounts, under other instance numbers, gives one signature (in text and in JSON), and
+# the signature a recording from another boot has; the
 # suppression entry --gen-suppressions prints for it silences exactly that bug and not one
 # of another shape; a baseline made from one run lets the same bug pass and fails a new one;
 # a recording gives the report check gave, suppressions included; trace streams them.
@@ -22,6 +23,11 @@ expect_eq "$(echo "$s1" | wc -w)" 1 "run 1: one signature"
 expect_eq "$s2" "$s1" "the same bug on another mount, another name: one signature"
 expect_grep "^  signature: $s1 leak/orphaned pdtfaultfs /od#/child | at pdt_orphan \[pdt_faultfs\], " /tmp/s1.txt "the key: rule, fs type, path with '#', frames without offsets"
 expect_no_grep 'signature:.*+0x' /tmp/s1.txt "no offsets in the signature"
+# The same bug on another boot, with another build of the module: the recording
+# tests/fuzz/corpus/rec-faultfs-orphan.pdtrec (an orphan "od", made in an earlier boot)
+# has signature 6ef505e98603fe00 (tests/host/cli.sh checks it there); so has this boot's.
+$PDTRACE check -f json -o /tmp/s0.json -- sh -c "echo orphan od >$b/ctl"
+expect_eq "$(sig_json /tmp/s0.json)" 6ef505e98603fe00 "another boot, another module build: the recorded bug's signature"
 
 # The entry run 1 generated: it silences that bug, not a persist-twice.
 sed -n '/^{$/,/^}$/p' /tmp/s1.txt >/tmp/s.supp
