@@ -362,6 +362,21 @@ run "report -f json of several, all suppressed" 0 report -f json --suppressions 
 python3 -m json.tool "$tmp/out" >/dev/null 2>&1 && grep -q '"distinct":3,"suppressed":4,"known":0}' "$tmp/out" &&
 	grep -q '"signature":"6ef505e98603fe00",[^{]*"count":2,' "$tmp/out" &&
 	ok "report -f json of several: valid, counted, suppressed" || not_ok "report -f json of several: valid, counted, suppressed" "$(cat "$tmp/out")"
+# A thousand recordings of one bug: counted once each, and memory follows the distinct
+# findings, not the recordings' events (peak RSS against ten of them, through getrusage).
+mkdir -p "$tmp/fleet10" "$tmp/fleet1000"
+for i in $(seq 1 1000); do ln -s "$o" "$tmp/fleet1000/r$i.pdtrec"; done
+for i in $(seq 1 10); do ln -s "$o" "$tmp/fleet10/r$i.pdtrec"; done
+fleet_rss() { # dir count: prints the peak RSS in KiB when the count is right
+	/usr/bin/python3 -c 'import resource, subprocess, sys
+p = subprocess.run([sys.argv[1], "report", "-f", "json", sys.argv[2]], capture_output=True)
+ok = p.returncode == 1 and (b"\"count\":" + sys.argv[3].encode() + b",") in p.stdout
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss if ok else "bad")' "$bin" "$1" "$2"
+}
+r10=$(fleet_rss "$tmp/fleet10" 10) r1000=$(fleet_rss "$tmp/fleet1000" 1000)
+[ "$r10" != bad ] && [ "$r1000" != bad ] && [ "$r1000" -lt $((r10 + 1024)) ] &&
+	ok "report of 1000 recordings: counted, peak RSS ${r1000} KiB against ${r10} KiB for 10" ||
+	not_ok "report of 1000 recordings: counted, peak RSS within 1 MiB of 10 recordings'" "10: $r10 KiB, 1000: $r1000 KiB"
 # For CI servers: a test per recording's complete data, one per distinct finding.
 run "report -f junit of several" 1 report -f junit "$o" "$rm_rec" "$o" "$corpus/rec-killed-truncated.pdtrec"
 python3 "$top/tests/host/junit_counts.py" "$tmp/out" >"$tmp/jc" 2>&1 &&
