@@ -20,13 +20,7 @@ pkgs="bpftrace stress-ng nvmetcli targetcli-fb dbus-daemon trace-cmd bpftool"
 
 die() { echo "bench-root: $*" >&2; exit 2; }
 
-default_mirror() {
-	local m
-	m=$(grep -rhoE '^(URIs:|deb) +[a-z]+://[^ ]+' /etc/apt/sources.list /etc/apt/sources.list.d/ 2>/dev/null |
-		awk '{print $2}' | grep -E "/debian/?$" | head -n1)
-	[ -n "$m" ] || die "no Debian mirror found in /etc/apt; set PDTRACE_MIRROR"
-	echo "$m"
-}
+. "$(dirname "$0")/../vm/mirror.sh"
 
 if [ -f "$root/.pdtrace-bench-root" ] && [ "$(cat "$root/.pdtrace-bench-root")" = "$pkgs" ] &&
 	[ -x "$root/usr/bin/bpftrace" ] && [ -d "$root/bench" ] && [ -d "$root/etc/target" ]; then
@@ -41,7 +35,7 @@ echo "bench-root: making $root with mmdebstrap (sid minbase + $pkgs)" >&2
 mmdebstrap --quiet --variant=minbase --mode=root \
 	--aptopt='Acquire::Check-Valid-Until "false"' --aptopt='APT::Install-Recommends "false"' \
 	--include="${pkgs// /,}" --dpkgopt='path-exclude=/usr/share/{doc,man,locale}/*' \
-	sid "$tmp" "${PDTRACE_MIRROR:-$(default_mirror)}" >&2 || { rm -rf "$tmp"; die "mmdebstrap failed"; }
+	sid "$tmp" "$(debian_mirror)" >&2 || { rm -rf "$tmp"; die "mmdebstrap failed"; }
 mkdir -p "$tmp/bench" # where the guest mounts the benchmarks' own share
 # Mount points of the client scenarios: the root is read-only in the guest, so
 # targetcli's configuration directory gets a tmpfs there.

@@ -18,13 +18,7 @@ pkgs=man-db
 
 die() { echo "deb-root: $*" >&2; exit 2; }
 
-default_mirror() {
-	local m
-	m=$(grep -rhoE '^(URIs:|deb) +[a-z]+://[^ ]+' /etc/apt/sources.list /etc/apt/sources.list.d/ 2>/dev/null |
-		awk '{print $2}' | grep -E "/debian/?$" | head -n1)
-	[ -n "$m" ] || die "no Debian mirror found in /etc/apt; set PDTRACE_MIRROR"
-	echo "$m"
-}
+. "$(dirname "$0")/../vm/mirror.sh"
 
 if [ -f "$root/.pdtrace-deb-root" ] && [ "$(cat "$root/.pdtrace-deb-root")" = "$pkgs" ] &&
 	[ -x "$root/usr/bin/man" ] && [ -x "$root/usr/bin/dpkg" ]; then
@@ -38,7 +32,7 @@ rm -rf "$tmp"
 echo "deb-root: making $root with mmdebstrap ($suite minbase + $pkgs)" >&2
 mmdebstrap --quiet --variant=minbase --mode=root \
 	--aptopt='APT::Install-Recommends "false"' --include="${pkgs// /,}" \
-	"$suite" "$tmp" "${PDTRACE_MIRROR:-$(default_mirror)}" >&2 || { rm -rf "$tmp"; die "mmdebstrap failed"; }
+	"$suite" "$tmp" "$(debian_mirror)" >&2 || { rm -rf "$tmp"; die "mmdebstrap failed"; }
 echo "$pkgs" >"$tmp/.pdtrace-deb-root"
 rm -rf "$root"
 mv "$tmp" "$root"

@@ -20,14 +20,7 @@ apt_dir=$cache/apt-$suite
 
 die() { echo "fetch-kernel: $*" >&2; exit 2; }
 
-default_mirror() {
-	# Reuse the mirror this machine's apt is configured with, so no host is hard-coded.
-	local m
-	m=$(grep -rhoE '^(URIs:|deb) +[a-z]+://[^ ]+' /etc/apt/sources.list /etc/apt/sources.list.d/ 2>/dev/null |
-		awk '{print $2}' | grep -E "/debian/?$" | head -n1)
-	[ -n "$m" ] || die "no Debian mirror found in /etc/apt; set PDTRACE_MIRROR"
-	echo "$m"
-}
+. "$(dirname "$0")/mirror.sh"
 
 apt_opts() {
 	echo -o Dir::Etc::SourceList=/dev/null -o Dir::Etc::SourceParts="$apt_dir/sources" \
@@ -40,7 +33,7 @@ apt_update() {
 	mkdir -p "$apt_dir/sources" "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial"
 	cat >"$apt_dir/sources/$suite.sources" <<EOS
 Types: deb
-URIs: ${PDTRACE_MIRROR:-$(default_mirror)}
+URIs: $(debian_mirror)
 Suites: $suite
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg

@@ -22,13 +22,7 @@ die() { echo "sid-chroot: $*" >&2; exit 2; }
 case "$ver" in *[!A-Za-z0-9.+~-]*|'') die "bad kernel version '$ver'" ;; esac
 [ "$(id -u)" -eq 0 ] || die "the sid chroot needs root (mmdebstrap, chroot, mount)"
 
-default_mirror() {
-	local m
-	m=$(grep -rhoE '^(URIs:|deb) +[a-z]+://[^ ]+' /etc/apt/sources.list /etc/apt/sources.list.d/ 2>/dev/null |
-		awk '{print $2}' | grep -E "/debian/?$" | head -n1)
-	[ -n "$m" ] || die "no Debian mirror found in /etc/apt; set PDTRACE_MIRROR"
-	echo "$m"
-}
+. "$(dirname "$0")/mirror.sh"
 
 make_root() {
 	[ -f "$root/usr/src/linux-headers-$ver/Makefile" ] && [ -x "$root/usr/bin/make" ] && return
@@ -39,7 +33,7 @@ make_root() {
 	mmdebstrap --variant=minbase --mode=root --quiet \
 		--aptopt='Acquire::Check-Valid-Until "false"' \
 		--include="make,libc6-dev,linux-headers-$ver" \
-		sid "$root.new" "${PDTRACE_MIRROR:-$(default_mirror)}" >"$log" 2>&1 || {
+		sid "$root.new" "$(debian_mirror)" >"$log" 2>&1 || {
 		rm -rf "$root.new"
 		die "mmdebstrap of sid with linux-headers-$ver failed (is that package in sid?): see $log"
 	}
