@@ -3,14 +3,10 @@
 # the static link, make install, and doctor on the host's own kernel. TAP output.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/tests/tap.sh"
 bin=$top/build/pdtrace
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0 failed=0
-
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; shift; for l in "$@"; do echo "#   $l"; done; }
-skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
 
 # run NAME WANT_STATUS ARGS...: runs pdtrace, keeps stdout/stderr in $tmp/{out,err}
 run() {

@@ -5,21 +5,13 @@
 # prints and the values it accepts; and installed where bash-completion loads it. TAP.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/tests/tap.sh"
 bin=$top/build/pdtrace
 comp=$top/completion/pdtrace
 bc=/usr/share/bash-completion/bash_completion
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0 failed=0
 
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; shift; for l in "$@"; do printf '%s\n' "$l" | sed 's/^/#   /'; done; }
-# check STATUS NAME DIAGNOSTIC...: pass $? first.
-check() {
-	local rc=$1 name=$2
-	shift 2
-	if [ "$rc" -eq 0 ]; then ok "$name"; else not_ok "$name" "$@"; fi
-}
 
 if [ ! -r "$bc" ]; then
 	not_ok "bash-completion is installed (Debian package bash-completion; make deps)"

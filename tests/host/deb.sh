@@ -8,21 +8,11 @@
 # root needs the network once).
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/tests/tap.sh"
 build=${OUTPUT:-$top/build}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0 failed=0
 
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; shift; for l in "$@"; do printf '%s\n' "$l" | sed 's/^/#   /'; done; }
-skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
-# check STATUS NAME DIAGNOSTIC...: pass $? first.
-check() {
-	local rc=$1 name=$2
-	shift 2
-	if [ "$rc" -eq 0 ]; then ok "$name"; else not_ok "$name" "$@"; fi
-	return "$rc"
-}
 
 version=$(sed -n 's/^VERSION := //p' "$top/Makefile")
 rev=$(sed -n 's/^DEB_REVISION := //p' "$top/Makefile")

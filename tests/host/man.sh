@@ -5,21 +5,12 @@
 # make install. TAP output.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/tests/tap.sh"
 bin=$top/build/pdtrace
 man=$top/man
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0 failed=0
 
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; shift; for l in "$@"; do printf '%s\n' "$l" | sed 's/^/#   /'; done; }
-# check STATUS NAME DIAGNOSTIC...: pass $? first (inside the function it would be the
-# status of the diagnostics' command substitutions).
-check() {
-	local rc=$1 name=$2
-	shift 2
-	if [ "$rc" -eq 0 ]; then ok "$name"; else not_ok "$name" "$@"; fi
-}
 
 # The options 'pdtrace [COMMAND] --help' prints, one per line (-f and --format apart):
 # argp puts them two to six columns in, the descriptions further.

@@ -8,9 +8,7 @@
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
-n=0 failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; shift; for l in "$@"; do echo "#   $l"; done; }
+. "$top/tests/tap.sh"
 
 # The recipe's commands: YAML list items ("- cmd", "- 'cmd'") or a block's lines.
 commands() { # file
