@@ -159,7 +159,7 @@ $(SAN_CORE_LIB): $(patsubst src/core/%.c,$(OUTPUT)/san/core/%.o,$(CORE_SRCS))
 	$(call msg,AR,$@)
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
-$(OUTPUT)/tests/%: tests/unit/%.c $(SAN_CORE_LIB) $(HEADERS)
+$(OUTPUT)/tests/%: tests/unit/%.c tests/unit/fixtures.h $(SAN_CORE_LIB) $(HEADERS)
 	$(Q)mkdir -p $(@D)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -DPDT_SRCDIR='"$(CURDIR)"' $< $(SAN_CORE_LIB) -lcmocka -lz -o $@
@@ -276,7 +276,7 @@ $(DEB): $(OUTPUT)/pdtrace $(MAN_PAGES) completion/pdtrace $(wildcard packaging/d
 vmlinux-h:
 	$(Q)scripts/gen-vmlinux-h.sh vmlinux/vmlinux.h
 
-FORMAT_SRCS = bpf/*.c bpf/track/*.c bpf/track/*.h src/*.c src/*.h src/core/*.c src/core/*.h include/*.h tests/unit/*.c tests/vm/guest-tools/*.c \
+FORMAT_SRCS = bpf/*.c bpf/track/*.c bpf/track/*.h src/*.c src/*.h src/core/*.c src/core/*.h include/*.h tests/unit/*.c tests/unit/*.h tests/vm/guest-tools/*.c \
 	tests/fuzz/*.c
 
 format:

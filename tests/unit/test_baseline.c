@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include "fixtures.h"
 #include "baseline.h"
 #include "gate.h"
 #include "report.h"
@@ -17,27 +18,6 @@ static struct pdt_baseline *parse(const char *json, char *err, size_t n)
 {
 	err[0] = '\0';
 	return pdt_baseline_parse("b.json", json, strlen(json), err, n);
-}
-
-/* Two findings (/x and /y) discarded without being persistent, on tmpfs. */
-static struct pdt_rules *discards(const char *const *paths, int n)
-{
-	struct pdt_rules *r = pdt_rules_new();
-	struct pdt_event_full e = {};
-	int i;
-
-	e.h.type = PDT_EV_DISCARD;
-	e.h.size = sizeof(e);
-	e.h.sb = 0xffff888000200000ULL;
-	e.h.refcount = 1;
-	e.h.flags = PDT_F_WAS_POSITIVE;
-	strcpy(e.fs_type, "tmpfs");
-	for (i = 0; i < n; i++) {
-		e.h.dentry = 0xffff888000000700ULL + (unsigned int)i;
-		snprintf(e.path, sizeof(e.path), "%s", paths[i]);
-		assert_int_equal(pdt_rules_feed(r, &e, sizeof(e)), 0);
-	}
-	return r;
 }
 
 /* The JSON report of rules r, as -f json writes it. */
@@ -57,7 +37,7 @@ static char *json_of(struct pdt_rules *r)
 static void test_known_new_gone(void **state)
 {
 	const char *const before[] = { "/x", "/y", "/y" }, *const after[] = { "/y", "/z" };
-	struct pdt_rules *r = discards(before, 3), *r2;
+	struct pdt_rules *r = fixture_discards(before, 3), *r2;
 	const bool all[PDT_KIND_MAX] = { true, true, true };
 	char *json = json_of(r), err[256];
 	struct pdt_baseline *b = parse(json, err, sizeof(err));
@@ -69,7 +49,7 @@ static void test_known_new_gone(void **state)
 	assert_string_equal(pdt_baseline_file(b), "b.json");
 	assert_non_null(strstr(pdt_baseline_key(b, 0), "imbalance/discard-unpersisted tmpfs /"));
 	g = pdt_gate_new(NULL, b);
-	r2 = discards(after, 2);
+	r2 = fixture_discards(after, 2);
 	assert_int_equal(pdt_gate_judge(g, r2, NULL), 0);
 	assert_int_equal(pdt_gate_fate(g, 0), PDT_FATE_KNOWN);
 	assert_int_equal(pdt_gate_fate(g, 1), PDT_FATE_NEW);

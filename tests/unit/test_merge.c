@@ -8,30 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include "fixtures.h"
 #include "merge.h"
 #include "report.h"
 #include "rules.h"
-
-/* Discards of entries that are not persistent, at these paths, on tmpfs. */
-static struct pdt_rules *discards(const char *const *paths, int n)
-{
-	struct pdt_rules *r = pdt_rules_new();
-	struct pdt_event_full e = {};
-	int i;
-
-	e.h.type = PDT_EV_DISCARD;
-	e.h.size = sizeof(e);
-	e.h.sb = 0xffff888000200000ULL;
-	e.h.refcount = 1;
-	e.h.flags = PDT_F_WAS_POSITIVE;
-	strcpy(e.fs_type, "tmpfs");
-	for (i = 0; i < n; i++) {
-		e.h.dentry = 0xffff888000000700ULL + (unsigned int)i;
-		snprintf(e.path, sizeof(e.path), "%s", paths[i]);
-		assert_int_equal(pdt_rules_feed(r, &e, sizeof(e)), 0);
-	}
-	return r;
-}
 
 static char *render(const struct pdt_merge *m, enum pdt_format fmt)
 {
@@ -51,7 +31,7 @@ static char *render(const struct pdt_merge *m, enum pdt_format fmt)
 static void test_dedup(void **state)
 {
 	const char *const a[] = { "/x1", "/y" }, *const b[] = { "/x2", "/x3" };
-	struct pdt_rules *ra = discards(a, 2), *rb = discards(b, 2);
+	struct pdt_rules *ra = fixture_discards(a, 2), *rb = fixture_discards(b, 2);
 	struct pdt_report rep = { .rules = ra, .complete = true };
 	const bool all[PDT_KIND_MAX] = { true, true, true };
 	struct pdt_merge *m = pdt_merge_new(NULL, NULL);
@@ -90,7 +70,7 @@ static void test_dedup(void **state)
 static void test_bounded(void **state)
 {
 	const char *const a[] = { "/x1" };
-	struct pdt_rules *r = discards(a, 1);
+	struct pdt_rules *r = fixture_discards(a, 1);
 	struct pdt_report rep = { .rules = r, .complete = true };
 	struct pdt_merge *m = pdt_merge_new(NULL, NULL);
 	char *s;
@@ -112,7 +92,7 @@ static void test_status(void **state)
 {
 	const char *const a[] = { "/x1" };
 	const char supp[] = "{\nknown\nimbalance:*\n}\n";
-	struct pdt_rules *r = discards(a, 1), *clean = pdt_rules_new();
+	struct pdt_rules *r = fixture_discards(a, 1), *clean = pdt_rules_new();
 	struct pdt_report rep = { .rules = r, .complete = true };
 	const bool all[PDT_KIND_MAX] = { true, true, true };
 	struct pdt_supp *s = pdt_supp_new();

@@ -15,6 +15,7 @@
 #include <sys/mman.h>
 #include <zlib.h>
 #include <cmocka.h>
+#include "fixtures.h"
 #include "recfile.h"
 #include "replay.h"
 
@@ -36,14 +37,7 @@ struct mem {
 
 static struct ksyms *syms(const char *text)
 {
-	FILE *fp = fmemopen((void *)text, strlen(text), "r");
-	struct ksyms *k;
-
-	assert_non_null(fp);
-	k = ksyms_parse(fp);
-	fclose(fp);
-	assert_non_null(k);
-	return k;
+	return fixture_ksyms(text);
 }
 
 static struct pdt_event_full ev;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include "fixtures.h"
 #include "json.h"
 #include "ksyms.h"
 #include "mountinfo.h"
@@ -24,14 +25,7 @@ static const char kallsyms[] = "ffffffff81000000 T _stext\n"
 
 static struct ksyms *load_syms(void)
 {
-	FILE *fp = fmemopen((void *)kallsyms, sizeof(kallsyms) - 1, "r");
-	struct ksyms *k;
-
-	assert_non_null(fp);
-	k = ksyms_parse(fp);
-	fclose(fp);
-	assert_non_null(k);
-	return k;
+	return fixture_ksyms(kallsyms);
 }
 
 static void test_ksyms(void **state)

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include "fixtures.h"
 #include "ksyms.h"
 #include "rules.h"
 #include "signature.h"
@@ -16,8 +17,6 @@
 static struct ksyms *syms_at(unsigned long long base, unsigned long long mod_base, const char *cold)
 {
 	char text[1024];
-	FILE *fp;
-	struct ksyms *k;
 
 	snprintf(text, sizeof(text),
 		 "%llx t d_make_discardable\n"
@@ -30,12 +29,7 @@ static struct ksyms *syms_at(unsigned long long base, unsigned long long mod_bas
 		 "%llx t pdt_ctl_write%s\t[pdt_faultfs]\n",
 		 base, base + 0x100, base + 0x200, base + 0x300, base + 0x400, base + 0x500,
 		 mod_base, mod_base + 0x100, cold);
-	fp = fmemopen(text, strlen(text), "r");
-	assert_non_null(fp);
-	k = ksyms_parse(fp);
-	fclose(fp);
-	assert_non_null(k);
-	return k;
+	return fixture_ksyms(text);
 }
 
 /*

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include "fixtures.h"
 #include "gate.h"
 #include "ksyms.h"
 #include "pattern.h"
@@ -20,8 +21,6 @@
 static struct ksyms *syms_at(unsigned long long base, unsigned long long mod)
 {
 	char text[1024];
-	struct ksyms *k;
-	FILE *fp;
 
 	snprintf(text, sizeof(text),
 		 "%llx t d_make_discardable\n%llx T vfs_write\n%llx T ksys_write\n"
@@ -30,12 +29,7 @@ static struct ksyms *syms_at(unsigned long long base, unsigned long long mod)
 		 "%llx t pdt_pin\t[pdt_faultfs]\n",
 		 base, base + 0x100, base + 0x200, base + 0x300, base + 0x400, mod, mod + 0x100,
 		 mod + 0x200);
-	fp = fmemopen(text, strlen(text), "r");
-	assert_non_null(fp);
-	k = ksyms_parse(fp);
-	fclose(fp);
-	assert_non_null(k);
-	return k;
+	return fixture_ksyms(text);
 }
 
 /* An orphaned leak of the kernel's /inst<N>/child, as one boot sees it. */
