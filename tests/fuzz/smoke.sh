@@ -10,10 +10,7 @@ fuzzer=$out/fuzz_report
 supp_fuzzer=$out/fuzz_suppress
 base_fuzzer=$out/fuzz_baseline
 secs=${1:-60}
-n=0 failed=0
-
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; shift; for l in "$@"; do echo "#   $l"; done; }
+. "$top/tests/tap.sh"
 
 [ -x "$fuzzer" ] || { echo "not ok 1 - $fuzzer is missing (make $fuzzer)"; exit 1; }
 [ -x "$supp_fuzzer" ] || { echo "not ok 1 - $supp_fuzzer is missing (make $supp_fuzzer)"; exit 1; }
@@ -33,52 +30,40 @@ for f in "$top"/tests/fuzz/corpus/*; do
 	fi
 done
 
+# session WHAT FUZZER SECONDS LOG PROBLEMS ARGS...: a bounded libFuzzer session; a line
+# of its log matching PROBLEMS (beside sanitizer reports) is shown when it fails.
+session() {
+	local what=$1 target=$2 s=$3 log=$out/$4 problems=$5 rc runs
+	shift 5
+	nice -n 10 "$target" -max_total_time="$s" -timeout=10 -rss_limit_mb=2048 \
+		-print_final_stats=1 "$@" >"$log" 2>&1
+	rc=$?
+	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
+	if [ "$rc" -eq 0 ]; then
+		ok "${what}fuzzed ${s}s: ${runs:-?} inputs, no finding"
+	else
+		not_ok "${what}fuzz session (${s}s) found a problem" \
+			"$(grep -m5 -E "ERROR|SUMMARY|bad error|${problems}Test unit written" "$log")" \
+			"full log: $log"
+	fi
+}
+
 # New inputs go to a scratch directory: CI never writes into the source tree.
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-nice -n 10 "$fuzzer" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
-	-dict="$top/tests/fuzz/report.dict" -artifact_prefix="$out/artifacts/" -print_final_stats=1 \
-	"$work" "$top/tests/fuzz/corpus" >"$out/session.log" 2>&1
-rc=$?
-runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$out/session.log")
-if [ "$rc" -eq 0 ]; then
-	ok "fuzzed ${secs}s: ${runs:-?} inputs, no finding"
-else
-	not_ok "fuzz session (${secs}s) found a problem" \
-		"$(grep -m5 -E 'ERROR|SUMMARY|bad error|Test unit written' "$out/session.log")" \
-		"full log: $out/session.log"
-fi
+session "" "$fuzzer" "$secs" session.log "" -max_len=65536 -dict="$top/tests/fuzz/report.dict" \
+	-artifact_prefix="$out/artifacts/" "$work" "$top/tests/fuzz/corpus"
 # The suppression parser, a third of the time, seeded with the *.supp files.
 mkdir "$work/supp" "$work/supp-seeds"
 cp "$top"/tests/fuzz/corpus/*.supp "$work/supp-seeds/"
-ssecs=$(( secs / 3 > 5 ? secs / 3 : 5 ))
-nice -n 10 "$supp_fuzzer" -max_total_time="$ssecs" -timeout=10 -rss_limit_mb=2048 -max_len=16384 \
-	-artifact_prefix="$out/artifacts/supp-" -print_final_stats=1 \
-	"$work/supp" "$work/supp-seeds" >"$out/session-supp.log" 2>&1
-rc=$?
-runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$out/session-supp.log")
-if [ "$rc" -eq 0 ]; then
-	ok "suppression parser fuzzed ${ssecs}s: ${runs:-?} inputs, no finding"
-else
-	not_ok "suppression parser fuzz session (${ssecs}s) found a problem" \
-		"$(grep -m5 -E 'ERROR|SUMMARY|bad error|does not match|Test unit written' "$out/session-supp.log")" \
-		"full log: $out/session-supp.log"
-fi
+session "suppression parser " "$supp_fuzzer" $((secs / 3 > 5 ? secs / 3 : 5)) session-supp.log \
+	"does not match|" -max_len=16384 -artifact_prefix="$out/artifacts/supp-" \
+	"$work/supp" "$work/supp-seeds"
 # The baseline reader, a sixth of the time, seeded with the *.json reports.
 mkdir "$work/base" "$work/base-seeds"
 cp "$top"/tests/fuzz/corpus/*.json "$work/base-seeds/"
-bsecs=$(( secs / 6 > 5 ? secs / 6 : 5 ))
-nice -n 10 "$base_fuzzer" -max_total_time="$bsecs" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
-	-artifact_prefix="$out/artifacts/base-" -print_final_stats=1 \
-	"$work/base" "$work/base-seeds" >"$out/session-base.log" 2>&1
-rc=$?
-runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$out/session-base.log")
-if [ "$rc" -eq 0 ]; then
-	ok "baseline reader fuzzed ${bsecs}s: ${runs:-?} inputs, no finding"
-else
-	not_ok "baseline reader fuzz session (${bsecs}s) found a problem" \
-		"$(grep -m5 -E 'ERROR|SUMMARY|bad error|out of order|Test unit written' "$out/session-base.log")" \
-		"full log: $out/session-base.log"
-fi
+session "baseline reader " "$base_fuzzer" $((secs / 6 > 5 ? secs / 6 : 5)) session-base.log \
+	"out of order|" -max_len=65536 -artifact_prefix="$out/artifacts/base-" \
+	"$work/base" "$work/base-seeds"
 echo "1..$n"
 [ "$failed" -eq 0 ]
