@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
@@ -239,6 +240,7 @@ int pdt_tracker_open(struct pdt_tracker *t, const struct pdt_tracker_opts *o, ch
  */
 int pdt_tracker_poll(struct pdt_tracker *t, int timeout_ms)
 {
+	static const struct timespec pause = { 0, PDT_DRAIN_PAUSE_MS * 1000000L };
 	int n = ring_buffer__poll(t->rb, timeout_ms), m;
 
 	if (n < 0 && n != -EINTR)
@@ -246,6 +248,13 @@ int pdt_tracker_poll(struct pdt_tracker *t, int timeout_ms)
 	m = ring_buffer__consume(t->rb);
 	if (m < 0)
 		return m;
+	/*
+	 * libbpf waits level-triggered: once events flow, every epoll_wait() returns at
+	 * once and the reader would spin, a syscall per handful of events. After a
+	 * drain, let a batch gather first.
+	 */
+	if (n > 0 || m > 0)
+		nanosleep(&pause, NULL);
 	return (n > 0 ? n : 0) + m;
 }
 

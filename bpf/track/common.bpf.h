@@ -295,13 +295,22 @@ static __always_inline void fill_path(struct dentry *d, char *out)
  * Commit an event without waking the reader: a wakeup per event (an irq_work, a
  * context switch, an epoll round trip in pdtrace) cost more than the event itself.
  * The reader polls with a timeout and drains what is there. It is woken at once
- * when an eighth of the ring buffer is waiting, so that a burst cannot fill it, and
+ * each time another eighth of the ring buffer is waiting, so that a burst cannot
+ * fill it, and
  * for the first event of a superblock, so that it finds the mountpoint while the
  * filesystem is still mounted.
  */
 static __always_inline void submit(void *e)
 {
-	if (bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= (pdt_ring_size >> 3) ||
+	u64 avail = bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA), step = pdt_ring_size >> 3;
+	/* What it took: its size (a pdt_walk_entry's is there too) and the record header. */
+	u64 size = (((struct pdt_event *)e)->size + 8 + 7) & ~7ULL;
+
+	/*
+	 * avail counts this event: wake once where it crosses each eighth, not on every
+	 * event past the first (an irq_work each, while the reader already drains).
+	 */
+	if ((avail >= step && avail / step != (avail - size) / step) ||
 	    (((struct pdt_event *)e)->flags & PDT_F_FIRST_OF_SB))
 		bpf_ringbuf_submit(e, BPF_RB_FORCE_WAKEUP);
 	else
