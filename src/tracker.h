@@ -15,7 +15,7 @@
 struct pdt_mount;
 
 #define PDT_DEFAULT_RINGBUF_PAGES 2048 /* 8 MiB */
-#define PDT_DRAIN_PAUSE_MS 5	    /* after a drain, before the next wait */
+#define PDT_DRAIN_PAUSE_MS 5	       /* after a drain, before the next wait */
 
 struct pdt_tracker_opts {
 	bool dput;		    /* hook dput() too (its rule is off without it) */
