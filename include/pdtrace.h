@@ -9,7 +9,8 @@
 #define PDT_PATH_LEN 256
 #define PDT_STACK_DEPTH 24
 #define PDT_MAX_SB 1024
-#define PDT_PATH_DEPTH 24 /* path components walked up from a dentry */
+#define PDT_PATH_DEPTH 24  /* path components walked up from a dentry */
+#define PDT_MODNAME_LEN 56 /* MODULE_NAME_LEN on 64-bit */
 
 /* Per-superblock call counts of `pdtrace stat`, keyed by s_dev. */
 struct pdt_sb_stat {
@@ -40,6 +41,8 @@ enum pdt_event_type {
 	PDT_EV_VICTIM,	    /* a rename over a persistent dentry left it persistent */
 	PDT_EV_WALK,	    /* the self-check's walk of a superblock starts or ends */
 	PDT_EV_WALK_ENTRY,  /* one dentry the walk found (struct pdt_walk_entry) */
+	PDT_EV_MODULE_LOAD, /* a module is about to run its init (struct pdt_module_event) */
+	PDT_EV_MODULE_FREE, /* a module's exit ran, its memory is about to go */
 	PDT_EV_MAX,
 };
 
@@ -131,6 +134,21 @@ struct pdt_walk_entry {
 	int refcount;
 	unsigned int seq; /* index in the walk: entries resume there after a full buffer */
 	char name[];
+};
+
+/*
+ * A module's load or free (the module_load and module_free tracepoints): where its
+ * code is, so that a creation stack can name the module that made an entry. The
+ * header's dentry, parent, sb, dev and refcount are 0.
+ */
+struct pdt_module_event {
+	struct pdt_event h;
+	unsigned long long module;    /* struct module address: identity only */
+	unsigned long long text;      /* its core text: [text, text + text_size) */
+	unsigned long long init_text; /* its init text (0 at free: gone after init) */
+	unsigned int text_size;
+	unsigned int init_size;
+	char name[PDT_MODNAME_LEN];
 };
 
 #define PDT_W_PERSISTENT (1u << 0)

@@ -98,11 +98,46 @@ static const struct argp trace_argp = {
 };
 
 static const char *const event_names[PDT_EV_MAX] = {
-	[PDT_EV_PERSIST] = "persist", [PDT_EV_DISCARD] = "discard", [PDT_EV_DPUT] = "dput",
-	[PDT_EV_UNPIN] = "unpin",     [PDT_EV_BUSY] = "busy",	    [PDT_EV_SB_DOWN] = "sb-down",
-	[PDT_EV_MOVE] = "move",	      [PDT_EV_REMOVAL] = "removal", [PDT_EV_EATEN] = "eaten",
+	[PDT_EV_PERSIST] = "persist",
+	[PDT_EV_DISCARD] = "discard",
+	[PDT_EV_DPUT] = "dput",
+	[PDT_EV_UNPIN] = "unpin",
+	[PDT_EV_BUSY] = "busy",
+	[PDT_EV_SB_DOWN] = "sb-down",
+	[PDT_EV_MOVE] = "move",
+	[PDT_EV_REMOVAL] = "removal",
+	[PDT_EV_EATEN] = "eaten",
 	[PDT_EV_VICTIM] = "victim",
+	[PDT_EV_MODULE_LOAD] = "module-load",
+	[PDT_EV_MODULE_FREE] = "module-free",
 };
+
+/* -v: a module's load or free, by name. */
+static void print_module(const struct pdt_module_event *e, enum pdt_format format)
+{
+	char name[PDT_MODNAME_LEN + 1], comm[PDT_COMM_LEN + 1];
+
+	snprintf(name, sizeof(name), "%.*s", PDT_MODNAME_LEN, e->name);
+	snprintf(comm, sizeof(comm), "%.*s", PDT_COMM_LEN, e->h.comm);
+	if (format == PDT_FMT_JSON) {
+		struct pdt_json j;
+
+		pdt_json_init(&j, stdout);
+		pdt_json_obj_open(&j);
+		pdt_json_kv_str(&j, "event", event_names[e->h.type]);
+		pdt_json_kv_str(&j, "module", name);
+		pdt_json_kv_uint(&j, "pid", e->h.pid);
+		pdt_json_kv_str(&j, "comm", comm);
+		pdt_json_obj_close(&j);
+		putchar('\n');
+	} else {
+		char ne[4 * sizeof(name)], ce[4 * sizeof(comm)];
+
+		printf("%-11s %s pid=%u comm=%s\n", event_names[e->h.type],
+		       pdt_text_esc(ne, sizeof(ne), name), e->h.pid,
+		       pdt_text_esc(ce, sizeof(ce), comm));
+	}
+}
 
 /* -v: one line per lifecycle event, never an address. */
 static void print_event(const void *data, size_t size, void *ctx)
@@ -117,6 +152,11 @@ static void print_event(const void *data, size_t size, void *ctx)
 	tc->nevents++;
 	if (size < sizeof(e->h) || e->h.type >= PDT_EV_MAX || !event_names[e->h.type])
 		return;
+	if (e->h.type == PDT_EV_MODULE_LOAD || e->h.type == PDT_EV_MODULE_FREE) {
+		if (size == sizeof(struct pdt_module_event))
+			print_module(data, tc->args->format);
+		return;
+	}
 	pdt_format_dev(e->h.dev, dev, sizeof(dev));
 	snprintf(comm, sizeof(comm), "%.*s", PDT_COMM_LEN, e->h.comm);
 	/*

@@ -86,6 +86,15 @@ enum pdt_func_state pdt_find_func(struct btf *vmlinux, const struct pdt_hook *h)
 	enum pdt_func_state st = PDT_FUNC_ABSENT;
 	struct btf *btf;
 
+	if (h->tracepoint) {
+		char name[128];
+
+		/* What tp_btf attaches to: the tracepoint's typedef in vmlinux BTF. */
+		snprintf(name, sizeof(name), "btf_trace_%s", h->func);
+		return btf__find_by_name_kind(vmlinux, name, BTF_KIND_TYPEDEF) >= 0
+			   ? PDT_FUNC_PRESENT
+			   : PDT_FUNC_ABSENT;
+	}
 	if (btf__find_by_name_kind(vmlinux, h->func, BTF_KIND_FUNC) >= 0)
 		return PDT_FUNC_PRESENT;
 	if (!h->module)

@@ -57,10 +57,11 @@ const char *pdt_check_kernel(struct pdt_facts *f, char *err, size_t errlen)
 
 static void note_missing(struct pdt_tracker *t, const struct pdt_hook *h)
 {
-	char line[200];
+	char line[200], label[64];
 	size_t i;
 
-	snprintf(line, sizeof(line), "%s() not traceable here: lost %s", h->func, h->lost);
+	snprintf(line, sizeof(line), "%s not traceable here: lost %s",
+		 pdt_hook_label(h, label, sizeof(label)), h->lost);
 	for (i = 0; i < t->nmissing; i++)
 		if (!strcmp(t->missing[i], line))
 			return; /* a function hooked at entry and at return */

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <stdio.h>
 #include <string.h>
 #include "hooks.h"
 #include "pdtrace.h"
@@ -77,10 +78,24 @@ const struct pdt_hook pdt_hooks[] = {
 	  .lost = "illegal-removal of configfs directories",
 	  .id = PDT_HK_REMOVAL_ARG2,
 	  .at_return = true },
+	{ .func = "module_load",
+	  .tracepoint = true,
+	  .lost = "leak: entries that outlive their module",
+	  .rules = { PDT_RULE_OUTLIVES_MODULE } },
+	{ .func = "module_free",
+	  .tracepoint = true,
+	  .lost = "leak: entries that outlive their module",
+	  .rules = { PDT_RULE_OUTLIVES_MODULE } },
 };
 
 const size_t pdt_nhooks = sizeof(pdt_hooks) / sizeof(pdt_hooks[0]);
 _Static_assert(sizeof(pdt_hooks) / sizeof(pdt_hooks[0]) <= PDT_MAX_HOOKS, "PDT_MAX_HOOKS");
+
+const char *pdt_hook_label(const struct pdt_hook *h, char *buf, size_t n)
+{
+	snprintf(buf, n, h->tracepoint ? "tracepoint %s" : "%s()", h->func);
+	return buf;
+}
 
 const struct pdt_hook *pdt_hook_find(const char *func)
 {

@@ -7,7 +7,8 @@
 #include <stddef.h>
 
 struct pdt_hook {
-	const char *func;     /* kernel function */
+	const char *func;     /* kernel function, or tracepoint when tracepoint is set */
+	bool tracepoint;      /* a BTF tracepoint (SEC("tp_btf/func")), not a function */
 	const char *module;   /* NULL: vmlinux; else the module whose BTF holds it */
 	bool required;	      /* tracing is impossible without it */
 	const char *lost;     /* what the report lacks without it */
@@ -26,5 +27,7 @@ extern const struct pdt_hook pdt_hooks[];
 extern const size_t pdt_nhooks;
 
 const struct pdt_hook *pdt_hook_find(const char *func);
+/* "func()" or "tracepoint func", as messages name a hook. */
+const char *pdt_hook_label(const struct pdt_hook *h, char *buf, size_t n);
 
 #endif

@@ -26,7 +26,12 @@ static int add(struct ksyms *k, unsigned long long addr, const char *name, const
 		k->cap = ncap;
 	}
 	k->syms[k->n].addr = addr;
-	k->syms[k->n].size = 0;
+	/*
+	 * A trampoline ("ftrace_trampoline [__builtin__ftrace]") is a page at most, and the
+	 * module area around it holds other modules' code: past that page is not it (a
+	 * frame of a module unloaded since would otherwise be named after it).
+	 */
+	k->syms[k->n].size = mod && !strncmp(mod, "__builtin__", 11) ? 4096 : 0;
 	k->syms[k->n].name = s = malloc(len);
 	if (!s)
 		return -1;

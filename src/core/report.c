@@ -465,6 +465,8 @@ static void json_finding_members(struct pdt_json *j, const struct pdt_finding *f
 	}
 	pdt_json_kv_str(j, "message", f->message);
 	json_signature(j, f, k);
+	if (f->module[0]) /* outlives-module */
+		pdt_json_kv_str(j, "module", f->module);
 }
 
 void pdt_finding_json(struct pdt_json *j, const struct pdt_finding *f, const struct ksyms *k,

@@ -134,11 +134,11 @@ static void eval_optional(const struct pdt_facts *f, struct pdt_verdict *v)
 
 	for (i = 0; i < pdt_nhooks && i < PDT_MAX_HOOKS; i++) {
 		const struct pdt_hook *h = &pdt_hooks[i];
-		char what[48];
+		char what[48], label[40];
 
 		if (h->required)
 			continue;
-		snprintf(what, sizeof(what), "hook %s()", h->func);
+		snprintf(what, sizeof(what), "hook %s", pdt_hook_label(h, label, sizeof(label)));
 		if (f->btf_err)
 			add_row(v, what, PDT_ST_SKIPPED, false, "needs kernel BTF");
 		else if (f->funcs[i] == PDT_FUNC_PRESENT)

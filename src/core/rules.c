@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "modtab.h"
 #include "rules.h"
 #include "u64map.h"
 
@@ -12,6 +13,7 @@ struct dent {
 	bool is_dir;
 	unsigned int children; /* tracked persistent children */
 	unsigned int pid;
+	unsigned int module; /* modtab id of the module whose code made it, 0: none */
 	char comm[PDT_COMM_LEN];
 	/*
 	 * Where it was made (kernel-made entries: user creations keep no stack) and its
@@ -108,6 +110,7 @@ struct pdt_rules {
 	struct walk walk;
 	struct u64map sb_index; /* sb address -> index + 1 into sbs */
 	struct u64map removals; /* removal root address -> struct removal (malloc'd) */
+	struct modtab *mods;	/* where the loaded modules' code is */
 	struct pdt_sb *sbs;
 	size_t nsbs, cap_sbs;
 	struct pdt_finding *findings;
@@ -162,6 +165,7 @@ const struct pdt_rule_info pdt_rule_table[PDT_R_MAX] = {
 	[PDT_R_EATEN_PERSISTENCE_REF] = { PDT_RULE_EATEN_PERSISTENCE_REF, PDT_KIND_IMBALANCE, false,
 					  true },
 	[PDT_R_RENAME_VICTIM_KEPT] = { PDT_RULE_RENAME_VICTIM_KEPT, PDT_KIND_LEAK, false, true },
+	[PDT_R_OUTLIVES_MODULE] = { PDT_RULE_OUTLIVES_MODULE, PDT_KIND_LEAK, true, true },
 };
 
 /* The rule of this name, or PDT_R_MAX. */
@@ -191,6 +195,10 @@ struct pdt_rules *pdt_rules_new(void)
 {
 	struct pdt_rules *r = calloc(1, sizeof(*r));
 
+	if (r && !(r->mods = modtab_new())) {
+		free(r);
+		return NULL;
+	}
 	if (r) {
 		u64map_init(&r->dents);
 		u64map_init(&r->sb_index);
@@ -233,6 +241,7 @@ void pdt_rules_free(struct pdt_rules *r)
 	u64map_free(&r->eaten);
 	walk_clear(&r->walk);
 	u64map_free(&r->walk.ents);
+	modtab_free(r->mods);
 	free(r->sbs);
 	free(r->findings);
 	free(r);
@@ -595,6 +604,7 @@ static void on_persist(struct pdt_rules *r, const struct pdt_event_full *e, stru
 	d->origin = h->origin;
 	d->is_dir = h->flags & PDT_F_IS_DIR;
 	d->pid = h->pid;
+	d->module = modtab_owner(r->mods, d->stack, d->nstack);
 	copy_str(d->comm, sizeof(d->comm), h->comm, sizeof(h->comm));
 	parent = u64map_get(&r->dents, h->parent);
 	if (parent)
@@ -894,6 +904,64 @@ static void on_removal(struct pdt_rules *r, const struct pdt_event_full *e)
 		free(rm);
 }
 
+/* ---- modules ---------------------------------------------------------------- */
+
+static struct pdt_sb *sb_of(struct pdt_rules *r, uint64_t sb)
+{
+	uintptr_t idx = (uintptr_t)u64map_get(&r->sb_index, sb);
+
+	return idx ? &r->sbs[idx - 1] : NULL;
+}
+
+/*
+ * A module is freed (its exit ran): whatever its code made persistent and nothing
+ * discarded stays pinned for good on a filesystem that never unmounts (debugfs,
+ * tracefs), with operations that point into code that is gone.
+ */
+static void on_module_free(struct pdt_rules *r, const struct pdt_module_event *e)
+{
+	unsigned int id = modtab_unload(r->mods, e);
+	size_t pos = 0;
+	struct dent *d;
+
+	if (!id)
+		return;
+	while ((d = u64map_next(&r->dents, &pos, NULL))) {
+		struct pdt_sb *sb;
+		struct pdt_finding *f;
+
+		if (d->module != id)
+			continue;
+		d->module = 0; /* one finding per entry and module */
+		sb = sb_of(r, d->sb);
+		if (!rule_enabled(r, PDT_R_OUTLIVES_MODULE) ||
+		    !(f = new_finding(r, PDT_R_OUTLIVES_MODULE, sb, &e->h)))
+			continue;
+		describe(r, f, NULL, d);
+		copy_str(f->module, sizeof(f->module), e->name, sizeof(e->name));
+		snprintf(f->message, sizeof(f->message),
+			 "made by module %s and still persistent after %s was unloaded: "
+			 "pinned until an umount, pointing into code that is gone",
+			 f->module, f->module);
+		commit(r, f, sb);
+	}
+}
+
+static int feed_module(struct pdt_rules *r, const void *data, size_t size)
+{
+	const struct pdt_module_event *e = data;
+
+	if (size != sizeof(*e) || e->h.size != size) {
+		r->malformed++;
+		return -1;
+	}
+	if (e->h.type == PDT_EV_MODULE_LOAD)
+		modtab_load(r->mods, e);
+	else
+		on_module_free(r, e);
+	return 0;
+}
+
 /* ---- the self-check ------------------------------------------------------- */
 
 static void walk_entry(struct pdt_rules *r, const struct pdt_walk_entry *we)
@@ -1078,6 +1146,9 @@ int pdt_rules_feed(struct pdt_rules *r, const void *data, size_t size)
 
 	if (size >= sizeof(unsigned short) && h->type == PDT_EV_WALK_ENTRY)
 		return feed_walk_entry(r, data, size);
+	if (size >= sizeof(unsigned short) &&
+	    (h->type == PDT_EV_MODULE_LOAD || h->type == PDT_EV_MODULE_FREE))
+		return feed_module(r, data, size);
 	if (size < sizeof(*h) || !(want = expected_size(h->type)) || size < want ||
 	    h->size != want) {
 		r->malformed++;

@@ -27,6 +27,7 @@ enum pdt_rule_id {
 	PDT_R_CREATE_IN_DEAD_DIR,
 	PDT_R_EATEN_PERSISTENCE_REF,
 	PDT_R_RENAME_VICTIM_KEPT,
+	PDT_R_OUTLIVES_MODULE,
 	PDT_R_MAX,
 };
 
@@ -56,6 +57,7 @@ extern const struct pdt_rule_info pdt_rule_table[PDT_R_MAX];
 #define PDT_RULE_CREATE_IN_DEAD_DIR "create-in-dead-dir"
 #define PDT_RULE_EATEN_PERSISTENCE_REF "eaten-persistence-ref"
 #define PDT_RULE_RENAME_VICTIM_KEPT "rename-victim-kept"
+#define PDT_RULE_OUTLIVES_MODULE "outlives-module"
 
 /* The self-check of a superblock: its books against a walk of the kernel's tree. */
 enum pdt_check {
@@ -92,7 +94,8 @@ struct pdt_finding {
 	bool created_seen; /* the persist event came: created_pid/comm are its */
 	unsigned int created_pid;
 	char created_comm[PDT_COMM_LEN];
-	unsigned int ncreated; /* 0: creation not seen, or its stack not kept */
+	char module[PDT_MODNAME_LEN]; /* outlives-module: the module whose code made it */
+	unsigned int ncreated;	      /* 0: creation not seen, or its stack not kept */
 	unsigned long long created[PDT_STACK_DEPTH];
 	char message[384];
 };

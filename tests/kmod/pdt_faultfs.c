@@ -22,6 +22,10 @@
  * repairs: what it does next is what their scenarios establish. Without any
  * command the filesystem is balanced.
  *
+ * At load it makes a debugfs directory, /pdt_faultfs with a file, and removes
+ * it at unload; with leave_debugfs=1 it also leaves /pdt_faultfs_leftover
+ * behind (the bug pdtrace's outlives-module rule is for).
+ *
  * Renames support RENAME_WHITEOUT the way tmpfs does (shmem_rename2(),
  * shmem_whiteout()): the filesystem d_alloc()s a dentry with the old name
  * itself and makes it a persistent char 0:0 device through its mknod. Who
@@ -31,11 +35,13 @@
  * one), so a recursive removal that discards a whiteout below its root is the
  * illegal removal of a user entry (user-entry-removed).
  */
+#include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/fs_context.h>
 #include <linux/module.h>
 #include <linux/namei.h>
 #include <linux/pagemap.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
@@ -767,13 +773,45 @@ static struct file_system_type pdt_fs_type = {
 };
 MODULE_ALIAS_FS("pdtfaultfs");
 
+/*
+ * At load, as drivers do, a debugfs directory with a file; at unload it goes, unless
+ * leave_debugfs=1, which also makes /pdt_faultfs_leftover at load and leaves it
+ * behind: pinned for the life of the machine, its fops pointing into freed code.
+ */
+static bool leave_debugfs;
+module_param(leave_debugfs, bool, 0444);
+MODULE_PARM_DESC(leave_debugfs, "leave a debugfs file behind at unload");
+
+static struct dentry *pdt_debugfs_dir;
+
+static int pdt_state_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "leave_debugfs=%d\n", leave_debugfs);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(pdt_state);
+
+static void pdt_debugfs_init(void)
+{
+	pdt_debugfs_dir = debugfs_create_dir("pdt_faultfs", NULL);
+	debugfs_create_file("state", 0444, pdt_debugfs_dir, NULL, &pdt_state_fops);
+	if (leave_debugfs)
+		debugfs_create_file("pdt_faultfs_leftover", 0444, NULL, NULL,
+				    &pdt_state_fops);
+}
+
 static int __init pdt_init(void)
 {
-	return register_filesystem(&pdt_fs_type);
+	int err = register_filesystem(&pdt_fs_type);
+
+	if (!err)
+		pdt_debugfs_init();
+	return err;
 }
 
 static void __exit pdt_exit(void)
 {
+	debugfs_remove(pdt_debugfs_dir);
 	unregister_filesystem(&pdt_fs_type);
 }
 

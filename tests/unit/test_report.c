@@ -21,6 +21,7 @@ static const char kallsyms[] = "ffffffff81000000 T _stext\n"
 			       "ffffffff81000300 D some_data\n"
 			       "0000000000000000 T hidden_by_kptr_restrict\n"
 			       "ffffffffc0000000 t configfs_rmdir\t[configfs]\n"
+			       "ffffffffc0100000 t ftrace_trampoline\t[__builtin__ftrace]\n"
 			       "garbage line\n";
 
 static struct ksyms *load_syms(void)
@@ -34,12 +35,17 @@ static void test_ksyms(void **state)
 	char buf[128];
 
 	(void)state;
-	assert_int_equal(k->n, 4); /* text symbols with real addresses only */
+	assert_int_equal(k->n, 5); /* text symbols with real addresses only */
 	ksyms_format(k, 0xffffffff81000110ULL, 0, buf, sizeof(buf));
 	assert_string_equal(buf, "d_make_persistent+0x10");
 	ksyms_format(k, 0xffffffffc0000004ULL, 0, buf, sizeof(buf));
 	assert_string_equal(buf, "configfs_rmdir+0x4 [configfs]");
 	ksyms_format(k, 0x1000, 0, buf, sizeof(buf));
+	assert_string_equal(buf, "?");
+	/* A trampoline is a page: past it is a module's code, maybe one that is gone. */
+	ksyms_format(k, 0xffffffffc0100ff0ULL, 0, buf, sizeof(buf));
+	assert_string_equal(buf, "ftrace_trampoline+0xff0 [__builtin__ftrace]");
+	ksyms_format(k, 0xffffffffc0103089ULL, 0, buf, sizeof(buf));
 	assert_string_equal(buf, "?");
 	ksyms_format(k, 0xffffffff81000200ULL, 1, buf, sizeof(buf));
 	assert_string_equal(buf, "0xffffffff81000200 dput+0x0");

@@ -715,6 +715,77 @@ static void test_findings_are_capped(void **state)
 	pdt_rules_free(r);
 }
 
+static void module_event(struct pdt_rules *r, unsigned short type, const char *name)
+{
+	struct pdt_module_event e;
+
+	memset(&e, 0, sizeof(e));
+	e.h.type = type;
+	e.h.size = sizeof(e);
+	e.h.pid = 7;
+	strcpy(e.h.comm, "rmmod");
+	e.module = 0xffffffffc0200000ULL;
+	e.text = 0xffffffffc0000000ULL;
+	e.text_size = 0x1000;
+	snprintf(e.name, sizeof(e.name), "%s", name);
+	assert_int_equal(pdt_rules_feed(r, &e, sizeof(e)), 0);
+}
+
+/* A kernel-made entry of the module's code, persistent when the module is freed. */
+static void test_outlives_module(void **state)
+{
+	struct pdt_rules *r = pdt_rules_new();
+	const struct pdt_finding *f;
+
+	(void)state;
+	module_event(r, PDT_EV_MODULE_LOAD, "drv");
+	full(PDT_EV_PERSIST, 0x100, ROOT, "/drv", PDT_F_IS_DIR);
+	ev.stack[1] = 0xffffffffc0000040ULL; /* its caller is in drv */
+	feed(r, &ev);
+	full(PDT_EV_PERSIST, 0x200, 0x100, "/drv/stats", 0);
+	ev.stack[1] = 0xffffffffc0000080ULL;
+	feed(r, &ev);
+	persist(r, 0x300, ROOT, "/other", PDT_ORIGIN_KERNEL, 0); /* not drv's */
+	discard(r, 0x200, 0x100, "/drv/stats", 0, 0);
+	assert_int_equal(pdt_rules_nfindings(r), 0);
+	module_event(r, PDT_EV_MODULE_FREE, "drv");
+	f = only_finding(r, PDT_KIND_LEAK, PDT_RULE_OUTLIVES_MODULE);
+	assert_string_equal(f->path, "/drv");
+	assert_string_equal(f->module, "drv");
+	assert_string_equal(f->comm, "rmmod");
+	assert_int_equal(f->ncreated, 2);
+	assert_true(f->ncreated == 2 && f->created[1] == 0xffffffffc0000040ULL);
+	assert_non_null(strstr(f->message, "module drv"));
+	/* Once per entry: a second free of the same address names a load we did not see. */
+	module_event(r, PDT_EV_MODULE_FREE, "drv");
+	assert_int_equal(pdt_rules_nfindings(r), 1);
+	pdt_rules_free(r);
+}
+
+/* A module that removes what it made is clean; so is one loaded before we watched. */
+static void test_module_clean_and_unseen(void **state)
+{
+	struct pdt_rules *r = pdt_rules_new();
+	struct pdt_module_event bad;
+
+	(void)state;
+	module_event(r, PDT_EV_MODULE_LOAD, "drv");
+	full(PDT_EV_PERSIST, 0x100, ROOT, "/drv", PDT_F_IS_DIR);
+	ev.stack[1] = 0xffffffffc0000040ULL;
+	feed(r, &ev);
+	discard(r, 0x100, ROOT, "/drv", 0, 0);
+	module_event(r, PDT_EV_MODULE_FREE, "drv");
+	module_event(r, PDT_EV_MODULE_FREE, "unseen");
+	assert_int_equal(pdt_rules_nfindings(r), 0);
+	assert_int_equal(pdt_rules_nsbs(r), 1); /* module events make no superblock */
+	memset(&bad, 0, sizeof(bad));
+	bad.h.type = PDT_EV_MODULE_LOAD;
+	bad.h.size = sizeof(bad) - 8;
+	assert_int_equal(pdt_rules_feed(r, &bad, sizeof(bad)), -1);
+	assert_int_equal(pdt_rules_feed(r, &bad, sizeof(bad) - 8), -1);
+	pdt_rules_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -746,6 +817,8 @@ int main(void)
 		cmocka_unit_test(test_malformed_events),
 		cmocka_unit_test(test_two_superblocks),
 		cmocka_unit_test(test_findings_are_capped),
+		cmocka_unit_test(test_outlives_module),
+		cmocka_unit_test(test_module_clean_and_unseen),
 	};
 
 	return cmocka_run_group_tests_name("rules", tests, NULL, NULL);

@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdlib.h>
+#include <string.h>
+#include "modtab.h"
+
+/* [lo, hi) of one module's text. */
+struct range {
+	unsigned long long lo, hi;
+	unsigned int id;
+};
+
+/* A module load seen: its name for findings, its address while it is loaded. */
+struct mod {
+	unsigned long long module; /* 0 once freed */
+	char name[PDT_MODNAME_LEN];
+};
+
+struct modtab {
+	struct range *ranges; /* sorted by lo, never overlapping */
+	size_t nranges, cap_ranges;
+	struct mod *mods; /* mods[id - 1] */
+	size_t nmods, cap_mods;
+};
+
+struct modtab *modtab_new(void)
+{
+	return calloc(1, sizeof(struct modtab));
+}
+
+void modtab_free(struct modtab *mt)
+{
+	if (mt) {
+		free(mt->ranges);
+		free(mt->mods);
+		free(mt);
+	}
+}
+
+static void drop_ranges(struct modtab *mt, int (*gone)(const struct range *, const void *),
+			const void *arg)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < mt->nranges; i++)
+		if (!gone(&mt->ranges[i], arg))
+			mt->ranges[k++] = mt->ranges[i];
+	mt->nranges = k;
+}
+
+static int overlaps(const struct range *r, const void *arg)
+{
+	const struct range *n = arg;
+
+	return r->lo < n->hi && n->lo < r->hi;
+}
+
+static int of_id(const struct range *r, const void *arg)
+{
+	return r->id == *(const unsigned int *)arg;
+}
+
+static int add_range(struct modtab *mt, unsigned long long lo, unsigned int size, unsigned int id)
+{
+	struct range n = { lo, lo + size, id };
+	size_t i;
+
+	if (!lo || !size || n.hi < lo)
+		return 0;
+	drop_ranges(mt, overlaps, &n);
+	if (mt->nranges == mt->cap_ranges) {
+		size_t ncap = mt->cap_ranges ? 2 * mt->cap_ranges : 64;
+		struct range *r = realloc(mt->ranges, ncap * sizeof(*r));
+
+		if (!r)
+			return -1;
+		mt->ranges = r;
+		mt->cap_ranges = ncap;
+	}
+	for (i = mt->nranges; i > 0 && mt->ranges[i - 1].lo > lo; i--)
+		mt->ranges[i] = mt->ranges[i - 1];
+	mt->ranges[i] = n;
+	mt->nranges++;
+	return 0;
+}
+
+unsigned int modtab_load(struct modtab *mt, const struct pdt_module_event *e)
+{
+	unsigned int id;
+	struct mod *m;
+
+	if (mt->nmods == mt->cap_mods) {
+		size_t ncap = mt->cap_mods ? 2 * mt->cap_mods : 64;
+
+		m = realloc(mt->mods, ncap * sizeof(*m));
+		if (!m)
+			return 0;
+		mt->mods = m;
+		mt->cap_mods = ncap;
+	}
+	m = &mt->mods[mt->nmods];
+	m->module = e->module;
+	memcpy(m->name, e->name, sizeof(m->name));
+	m->name[sizeof(m->name) - 1] = '\0';
+	id = (unsigned int)++mt->nmods;
+	if (add_range(mt, e->text, e->text_size, id) ||
+	    add_range(mt, e->init_text, e->init_size, id)) {
+		drop_ranges(mt, of_id, &id);
+		m->module = 0;
+	}
+	return id;
+}
+
+/* The range that holds addr, by binary search. */
+static const struct range *find(const struct modtab *mt, unsigned long long addr)
+{
+	size_t lo = 0, hi = mt->nranges;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (mt->ranges[mid].lo <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo && addr < mt->ranges[lo - 1].hi ? &mt->ranges[lo - 1] : NULL;
+}
+
+unsigned int modtab_owner(const struct modtab *mt, const unsigned long long *stack, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n && mt->nranges; i++) {
+		const struct range *r = find(mt, stack[i]);
+
+		if (r)
+			return r->id;
+	}
+	return 0;
+}
+
+unsigned int modtab_unload(struct modtab *mt, const struct pdt_module_event *e)
+{
+	size_t i;
+
+	/* The latest load at that address: a module reloaded at the same place is a new one. */
+	for (i = mt->nmods; i > 0; i--) {
+		struct mod *m = &mt->mods[i - 1];
+		unsigned int id = (unsigned int)i;
+
+		if (m->module != e->module)
+			continue;
+		m->module = 0;
+		drop_ranges(mt, of_id, &id);
+		return id;
+	}
+	return 0;
+}
+
+const char *modtab_name(const struct modtab *mt, unsigned int id)
+{
+	return id && id <= mt->nmods ? mt->mods[id - 1].name : "";
+}
