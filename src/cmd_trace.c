@@ -12,6 +12,7 @@
 #include "gate_opts.h"
 #include "json.h"
 #include "log.h"
+#include "modtab.h"
 #include "output.h"
 #include "report.h"
 #include "trace_opts.h"
@@ -46,6 +47,7 @@ struct trace_ctx {
 	struct ksyms *ksyms;
 	unsigned long long nevents;
 	const struct pdt_rules *rules; /* the books, before they see the event */
+	size_t nmodsyms;	       /* module ranges named in ksyms so far */
 };
 
 static error_t parse_trace(int key, char *arg, struct argp_state *state)
@@ -215,6 +217,7 @@ static void print_finding(const struct pdt_finding *f, void *ctx)
 
 	if (!tc->ksyms)
 		tc->ksyms = ksyms_load();
+	modtab_ksyms(pdt_rules_modtab(tc->rules), tc->ksyms, &tc->nmodsyms);
 	e = pdt_supp_find(g->supp, f, tc->ksyms);
 	entry = e >= 0 ? pdt_supp_name(g->supp, (size_t)e) : NULL;
 	known = pdt_baseline_knows(g->base, f, tc->ksyms) && !entry;
@@ -251,7 +254,7 @@ static int on_started(struct pdt_tracker *t, void *ctx, char *err, size_t errlen
 int cmd_trace(int argc, char **argv)
 {
 	struct trace_args args = {};
-	struct trace_ctx tc = { &args, NULL, 0, NULL };
+	struct trace_ctx tc = { .args = &args };
 	struct pdt_session_opts so = {};
 	struct pdt_report rep = {};
 	struct pdt_tracker *t = pdt_tracker_new();

@@ -10,6 +10,7 @@
 #include "hooks.h"
 #include "log.h"
 #include "kernel_facts.h"
+#include "modtab.h"
 #include "mountinfo.h"
 #include "tracker_priv.h"
 #include "track.skel.h"
@@ -267,6 +268,8 @@ void pdt_tracker_stop(struct pdt_tracker *t)
 	track_bpf__detach(t->skel);
 	while (ring_buffer__consume(t->rb) > 0)
 		;
+	/* Frames of modules freed meanwhile: named after their module, not "?". */
+	modtab_ksyms(pdt_rules_modtab(t->rules), t->ksyms, &(size_t){ 0 });
 }
 
 unsigned long long pdt_percpu_sum(int map_fd, unsigned int idx)

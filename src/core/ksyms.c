@@ -7,7 +7,10 @@ static int cmp_ksym(const void *a, const void *b)
 {
 	const struct ksym *x = a, *y = b;
 
-	return (x->addr > y->addr) - (x->addr < y->addr);
+	if (x->addr != y->addr)
+		return (x->addr > y->addr) - (x->addr < y->addr);
+	/* A module's "(text)" first: the function at the same address is found, not it. */
+	return (y->name[0] == '(') - (x->name[0] == '(');
 }
 
 static int add(struct ksyms *k, unsigned long long addr, const char *name, const char *mod)
@@ -113,8 +116,22 @@ struct ksyms *ksyms_parse(FILE *fp)
 			return NULL;
 		}
 	}
-	qsort(k->syms, k->n, sizeof(k->syms[0]), cmp_ksym);
+	ksyms_sort(k);
 	return k;
+}
+
+int ksyms_add(struct ksyms *k, unsigned long long addr, unsigned long long size, const char *name,
+	      const char *mod)
+{
+	if (add(k, addr, name, mod))
+		return -1;
+	k->syms[k->n - 1].size = size;
+	return 0;
+}
+
+void ksyms_sort(struct ksyms *k)
+{
+	qsort(k->syms, k->n, sizeof(k->syms[0]), cmp_ksym);
 }
 
 struct ksyms *ksyms_load(void)

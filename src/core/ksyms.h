@@ -20,6 +20,10 @@ struct ksyms {
 struct ksyms *ksyms_parse(FILE *fp);
 struct ksyms *ksyms_load(void); /* /proc/kallsyms */
 void ksyms_free(struct ksyms *k);
+/* One more symbol (size 0: up to the next one); ksyms_sort() before the next find. */
+int ksyms_add(struct ksyms *k, unsigned long long addr, unsigned long long size, const char *name,
+	      const char *mod);
+void ksyms_sort(struct ksyms *k);
 /* The symbol at or below addr, and the offset into it; NULL if none or addr is past its size. */
 const struct ksym *ksyms_find(const struct ksyms *k, unsigned long long addr,
 			      unsigned long long *off);

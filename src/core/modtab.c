@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include "modtab.h"
@@ -15,9 +16,18 @@ struct mod {
 	char name[PDT_MODNAME_LEN];
 };
 
+/* Every range ever loaded, in order, for modtab_ksyms(). */
+struct seen {
+	unsigned long long lo;
+	unsigned int size, id;
+	bool init;
+};
+
 struct modtab {
 	struct range *ranges; /* sorted by lo, never overlapping */
 	size_t nranges, cap_ranges;
+	struct seen *seen;
+	size_t nseen, cap_seen;
 	struct mod *mods; /* mods[id - 1] */
 	size_t nmods, cap_mods;
 };
@@ -31,6 +41,7 @@ void modtab_free(struct modtab *mt)
 {
 	if (mt) {
 		free(mt->ranges);
+		free(mt->seen);
 		free(mt->mods);
 		free(mt);
 	}
@@ -59,13 +70,32 @@ static int of_id(const struct range *r, const void *arg)
 	return r->id == *(const unsigned int *)arg;
 }
 
-static int add_range(struct modtab *mt, unsigned long long lo, unsigned int size, unsigned int id)
+static int note_seen(struct modtab *mt, unsigned long long lo, unsigned int size, unsigned int id,
+		     bool init)
+{
+	if (mt->nseen == mt->cap_seen) {
+		size_t ncap = mt->cap_seen ? 2 * mt->cap_seen : 64;
+		struct seen *n = realloc(mt->seen, ncap * sizeof(*n));
+
+		if (!n)
+			return -1;
+		mt->seen = n;
+		mt->cap_seen = ncap;
+	}
+	mt->seen[mt->nseen++] = (struct seen){ lo, size, id, init };
+	return 0;
+}
+
+static int add_range(struct modtab *mt, unsigned long long lo, unsigned int size, unsigned int id,
+		     bool init)
 {
 	struct range n = { lo, lo + size, id };
 	size_t i;
 
 	if (!lo || !size || n.hi < lo)
 		return 0;
+	if (note_seen(mt, lo, size, id, init))
+		return -1;
 	drop_ranges(mt, overlaps, &n);
 	if (mt->nranges == mt->cap_ranges) {
 		size_t ncap = mt->cap_ranges ? 2 * mt->cap_ranges : 64;
@@ -102,8 +132,8 @@ unsigned int modtab_load(struct modtab *mt, const struct pdt_module_event *e)
 	memcpy(m->name, e->name, sizeof(m->name));
 	m->name[sizeof(m->name) - 1] = '\0';
 	id = (unsigned int)++mt->nmods;
-	if (add_range(mt, e->text, e->text_size, id) ||
-	    add_range(mt, e->init_text, e->init_size, id)) {
+	if (add_range(mt, e->text, e->text_size, id, false) ||
+	    add_range(mt, e->init_text, e->init_size, id, true)) {
 		drop_ranges(mt, of_id, &id);
 		m->module = 0;
 	}
@@ -160,4 +190,22 @@ unsigned int modtab_unload(struct modtab *mt, const struct pdt_module_event *e)
 const char *modtab_name(const struct modtab *mt, unsigned int id)
 {
 	return id && id <= mt->nmods ? mt->mods[id - 1].name : "";
+}
+
+int modtab_ksyms(const struct modtab *mt, struct ksyms *k, size_t *done)
+{
+	size_t i;
+
+	if (!k || *done >= mt->nseen)
+		return 0;
+	for (i = *done; i < mt->nseen; i++) {
+		const struct seen *s = &mt->seen[i];
+
+		if (ksyms_add(k, s->lo, s->size, s->init ? "(init_text)" : "(text)",
+			      modtab_name(mt, s->id)))
+			return -1;
+	}
+	*done = mt->nseen;
+	ksyms_sort(k);
+	return 0;
 }

@@ -7,6 +7,8 @@
 #ifndef PDT_MODTAB_H
 #define PDT_MODTAB_H
 
+#include <stddef.h>
+#include "ksyms.h"
 #include "pdtrace.h"
 
 struct modtab;
@@ -25,5 +27,12 @@ unsigned int modtab_owner(const struct modtab *mt, const unsigned long long *sta
 unsigned int modtab_unload(struct modtab *mt, const struct pdt_module_event *e);
 /* The name of module id ("" for an unknown id): kept after its free, for findings. */
 const char *modtab_name(const struct modtab *mt, unsigned int id);
+/*
+ * Name the text of every module seen since *done in k: "(text) [mod]" and "(init_text)
+ * [mod]", as long as the range. A module still loaded has its own symbols above
+ * its range's start, which win; one freed since (its init text after init, all of it
+ * after its unload) keeps a name and an offset instead of "?". Sorts k; advances *done.
+ */
+int modtab_ksyms(const struct modtab *mt, struct ksyms *k, size_t *done);
 
 #endif

@@ -947,6 +947,11 @@ static void on_module_free(struct pdt_rules *r, const struct pdt_module_event *e
 	}
 }
 
+const struct modtab *pdt_rules_modtab(const struct pdt_rules *r)
+{
+	return r->mods;
+}
+
 static int feed_module(struct pdt_rules *r, const void *data, size_t size)
 {
 	const struct pdt_module_event *e = data;

@@ -120,6 +120,7 @@ struct pdt_sb {
 };
 
 struct pdt_rules;
+struct modtab;
 
 typedef void (*pdt_finding_cb)(const struct pdt_finding *f, void *ctx);
 typedef void (*pdt_sb_cb)(const struct pdt_sb *sb, void *ctx);
@@ -186,6 +187,8 @@ void pdt_rules_event_path(const struct pdt_rules *r, const struct pdt_event_full
 			  size_t n);
 /* The fs type of a superblock the books know by address, or "". */
 const char *pdt_rules_fs_type(const struct pdt_rules *r, uint64_t sb);
+/* Where the modules seen so far had their code (names for their frames: modtab_ksyms()). */
+const struct modtab *pdt_rules_modtab(const struct pdt_rules *r);
 /* Malformed events seen. */
 unsigned long long pdt_rules_malformed(const struct pdt_rules *r);
 

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 #include "modtab.h"
@@ -124,6 +125,35 @@ static void test_bad_ranges(void **state)
 	modtab_free(mt);
 }
 
+/* Frames of a freed module keep its name and an offset; a loaded one's own symbols win. */
+static void test_ksyms_names(void **state)
+{
+	struct modtab *mt = modtab_new();
+	struct ksyms *k = calloc(1, sizeof(*k));
+	char buf[128];
+	size_t done = 0;
+
+	(void)state;
+	assert_int_equal(ksyms_add(k, 0xffffffffc0000000ULL, 0, "drv_probe", "drv"), 0);
+	ksyms_sort(k);
+	load(mt, 0x1000, "drv", 0xffffffffc0000000ULL, 0x1000, 0xffffffffc0100000ULL, 0x100);
+	load(mt, 0x2000, "gone", 0xffffffffc0200000ULL, 0x1000, 0, 0);
+	assert_int_equal(modtab_ksyms(mt, k, &done), 0);
+	assert_int_equal(done, 3);
+	ksyms_format(k, 0xffffffffc0000010ULL, 0, buf, sizeof(buf));
+	assert_string_equal(buf, "drv_probe+0x10 [drv]");
+	ksyms_format(k, 0xffffffffc0100010ULL, 0, buf, sizeof(buf));
+	assert_string_equal(buf, "(init_text)+0x10 [drv]");
+	ksyms_format(k, 0xffffffffc0200ff0ULL, 0, buf, sizeof(buf));
+	assert_string_equal(buf, "(text)+0xff0 [gone]");
+	ksyms_format(k, 0xffffffffc0201000ULL, 0, buf, sizeof(buf));
+	assert_string_equal(buf, "?");
+	assert_int_equal(modtab_ksyms(mt, k, &done), 0); /* nothing new */
+	assert_int_equal(k->n, 4);
+	ksyms_free(k);
+	modtab_free(mt);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -131,6 +161,7 @@ int main(void)
 		cmocka_unit_test(test_unload),
 		cmocka_unit_test(test_reload_and_reused_init_text),
 		cmocka_unit_test(test_bad_ranges),
+		cmocka_unit_test(test_ksyms_names),
 	};
 
 	return cmocka_run_group_tests_name("modtab", tests, NULL, NULL);

@@ -37,6 +37,8 @@ expect_grep '"comm":"rmmod"' /tmp/om.json "leftover: found at rmmod"
 expect_grep '"created_stack":\["[^]]*debugfs_create_file' /tmp/om.json \
 	"leftover: the creation stack goes through debugfs_create_file()"
 expect_grep '"created_by":{"pid":[0-9]*,"comm":"insmod"}' /tmp/om.json "leftover: made by insmod"
+expect_grep '"created_stack":\["[^]]*"(init_text)+0x[0-9a-f]* \[pdt_faultfs\]","do_one_initcall' /tmp/om.json \
+	"leftover: made from the module's init text, its frame named after the module"
 [ -e /sys/kernel/debug/pdt_faultfs_leftover ] && pass "the kernel keeps the leftover file" ||
 	fail "the leftover file is gone"
 [ -e /sys/kernel/debug/pdt_faultfs ] && fail "/pdt_faultfs is still there" ||
