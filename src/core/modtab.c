@@ -70,18 +70,32 @@ static int of_id(const struct range *r, const void *arg)
 	return r->id == *(const unsigned int *)arg;
 }
 
+/*
+ * arr (n elements of size bytes, capacity *cap) with room for one more: arr itself or
+ * where it moved to; NULL when out of memory (arr is still valid then).
+ */
+static void *grow(void *arr, size_t *cap, size_t n, size_t size)
+{
+	size_t ncap;
+	void *q;
+
+	if (n < *cap)
+		return arr;
+	ncap = *cap ? 2 * *cap : 64;
+	q = realloc(arr, ncap * size);
+	if (q)
+		*cap = ncap;
+	return q;
+}
+
 static int note_seen(struct modtab *mt, unsigned long long lo, unsigned int size, unsigned int id,
 		     bool init)
 {
-	if (mt->nseen == mt->cap_seen) {
-		size_t ncap = mt->cap_seen ? 2 * mt->cap_seen : 64;
-		struct seen *n = realloc(mt->seen, ncap * sizeof(*n));
+	struct seen *seen = grow(mt->seen, &mt->cap_seen, mt->nseen, sizeof(*seen));
 
-		if (!n)
-			return -1;
-		mt->seen = n;
-		mt->cap_seen = ncap;
-	}
+	if (!seen)
+		return -1;
+	mt->seen = seen;
 	mt->seen[mt->nseen++] = (struct seen){ lo, size, id, init };
 	return 0;
 }
@@ -89,7 +103,7 @@ static int note_seen(struct modtab *mt, unsigned long long lo, unsigned int size
 static int add_range(struct modtab *mt, unsigned long long lo, unsigned int size, unsigned int id,
 		     bool init)
 {
-	struct range n = { lo, lo + size, id };
+	struct range n = { lo, lo + size, id }, *r;
 	size_t i;
 
 	if (!lo || !size || n.hi < lo)
@@ -97,15 +111,10 @@ static int add_range(struct modtab *mt, unsigned long long lo, unsigned int size
 	if (note_seen(mt, lo, size, id, init))
 		return -1;
 	drop_ranges(mt, overlaps, &n);
-	if (mt->nranges == mt->cap_ranges) {
-		size_t ncap = mt->cap_ranges ? 2 * mt->cap_ranges : 64;
-		struct range *r = realloc(mt->ranges, ncap * sizeof(*r));
-
-		if (!r)
-			return -1;
-		mt->ranges = r;
-		mt->cap_ranges = ncap;
-	}
+	r = grow(mt->ranges, &mt->cap_ranges, mt->nranges, sizeof(*r));
+	if (!r)
+		return -1;
+	mt->ranges = r;
 	for (i = mt->nranges; i > 0 && mt->ranges[i - 1].lo > lo; i--)
 		mt->ranges[i] = mt->ranges[i - 1];
 	mt->ranges[i] = n;
@@ -118,15 +127,10 @@ unsigned int modtab_load(struct modtab *mt, const struct pdt_module_event *e)
 	unsigned int id;
 	struct mod *m;
 
-	if (mt->nmods == mt->cap_mods) {
-		size_t ncap = mt->cap_mods ? 2 * mt->cap_mods : 64;
-
-		m = realloc(mt->mods, ncap * sizeof(*m));
-		if (!m)
-			return 0;
-		mt->mods = m;
-		mt->cap_mods = ncap;
-	}
+	m = grow(mt->mods, &mt->cap_mods, mt->nmods, sizeof(*m));
+	if (!m)
+		return 0;
+	mt->mods = m;
 	m = &mt->mods[mt->nmods];
 	m->module = e->module;
 	memcpy(m->name, e->name, sizeof(m->name));
