@@ -941,7 +941,7 @@ static void on_module_free(struct pdt_rules *r, const struct pdt_module_event *e
 		copy_str(f->module, sizeof(f->module), e->name, sizeof(e->name));
 		snprintf(f->message, sizeof(f->message),
 			 "made by module %s and still persistent after %s was unloaded: "
-			 "pinned until an umount, pointing into code that is gone",
+			 "pinned until an umount (never, on debugfs and tracefs)",
 			 f->module, f->module);
 		commit(r, f, sb);
 	}
