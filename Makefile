@@ -4,6 +4,7 @@
 #   make check      the fast host-only suite (unit, CLI, format, fuzz corpus), no VM
 #   make vmtest     the VM scenarios only
 #   make clienttest third-party clients (stress-ng, nvmetcli, targetcli, ...) under check in a VM
+#   make hunt       every module of Debian's kernel that touches a tree-in-dcache fs, under trace in a VM
 #   make demo       the main job on the embedded default kernel, in a VM
 #   make bench      what tracing costs: benchmarks in a VM, untraced/pdtrace/floor/bpftrace
 #   make floor      build/floor/pdtrace: the same hooks, every program returning at once
@@ -68,7 +69,7 @@ Q := @
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
-.PHONY: all clean test check unittest hosttest vmtest stress clienttest demo bench floor stream-floor deps install deb vmlinux-h format \
+.PHONY: all clean test check unittest hosttest vmtest stress clienttest hunt demo bench floor stream-floor deps install deb vmlinux-h format \
 	kernel kerneltest \
 	check-format guest-tools kmod fuzz-smoke
 .DELETE_ON_ERROR:
@@ -200,6 +201,13 @@ stress: deps all guest-tools
 # too; then with pdtfaultfs faults injected as they run. Not part of make test.
 clienttest: deps all guest-tools
 	$(Q)tests/vm/clients.sh
+
+# The module hunt: every module of Debian's packaged kernel that touches a tree-in-dcache
+# filesystem (found by its symbols) loaded, exercised and unloaded under one pdtrace trace
+# per boot in the VM, then the table (docs/hunt.md). Not part of make test.
+# HUNT_ARGS: options of tests/hunt/run.sh (--only N, --modules '...', --per-boot N ...).
+hunt: deps all guest-tools
+	$(Q)tests/hunt/run.sh $(HUNT_ARGS)
 
 vmtest: deps all guest-tools
 	$(Q)tests/vm/run.sh

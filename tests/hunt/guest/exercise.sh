@@ -220,8 +220,14 @@ hx_gadget_cycle() { # idx
 
 hx_helpers_dummy_hcd() { echo libcomposite usb_f_acm usb_f_ecm; }
 hx_run_dummy_hcd() { hx_gadget_cycle "$1"; }
+# libcomposite's turn: its function modules depend on it, so they are loaded in the turn
+# (their entries count in its row) and unloaded before it.
 hx_helpers_libcomposite() { echo dummy_hcd; }
-hx_run_libcomposite() { hx_gadget_cycle "$1"; }
+hx_run_libcomposite() {
+	hx_try "$1" modprobe -a usb_f_acm usb_f_ecm
+	hx_gadget_cycle "$1"
+	hx_try "$1" rmmod usb_f_acm usb_f_ecm u_serial u_ether
+}
 
 # gadgetfs and functionfs: the VM suite's workloads (tests/vm/workloads), on dummy_hcd.
 hx_workload() { # idx name
@@ -249,6 +255,9 @@ hx_run_binfmt_misc() {
 	hx_try "$i" umount $b
 }
 hx_nofs_binfmt_misc() { :; }
+
+# orangefs: a mount waits 20 s for its user-space client, then fails; not tried.
+hx_nofs_orangefs() { :; }
 
 # configfs itself: mounted at its place and unmounted (nothing registered yet).
 hx_run_configfs() {
