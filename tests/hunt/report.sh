@@ -9,8 +9,9 @@
 # Writes HUNT_DIR/table.md (every module tried), HUNT_DIR/findings.tsv (one line per
 # finding: module, phase, kind, rule, fs type, path, signature, the JSON object),
 # HUNT_DIR/notes.txt (what the guest noted per module) and HUNT_DIR/summary.txt, and
-# prints the summary. Findings are triaged by tests/hunt/triage.tsv (signature, verdict,
-# where it is told about).
+# prints the summary. Findings are triaged by tests/hunt/triage.tsv: one line per bug,
+# RULE MODULE PATH-PATTERN VERDICT WHERE (tab-separated; the pattern a shell glob on the
+# finding's path; VERDICT kernel or pdtrace; WHERE the section of docs/hunt.md).
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -23,6 +24,9 @@ triage=$top/tests/hunt/triage.tsv
 # superblocks are not counted.
 parse() {
 	local f
+	: >"$dir/findings.tsv"
+	: >"$dir/notes.txt"
+	: >"$dir/rows.tsv"
 	for f in $(ls "$dir"/boots/boot-*.results | sort -t- -k2,2n); do
 		echo "@boot $(basename "$f" .results)"
 		cat "$f"
@@ -32,7 +36,7 @@ parse() {
 			m = substr(s, RSTART + length(k) + 4, RLENGTH - length(k) - 5)
 			return m
 		}
-		function key(p) { return p == "b" || p == "e" ? idx : "pre" }
+		function dash(s) { return s == "" ? "-" : s }
 		$1 == "@boot" { boot = $2; idx = 0; phase = "pre"; delete skip; next }
 		$1 == "@hunt" && $2 == "boot" { for (i = 4; i <= NF; i++) skip[$i] = 1; mark = $NF; next }
 		$1 == "@hunt" && $2 == "begin" { name[$3] = $4; bootof[$3] = boot; next }
@@ -64,7 +68,7 @@ parse() {
 			next
 		}
 		/^\{"kind":/ {
-			n = phase == "pre" ? idx : idx
+			n = idx
 			fk = field($0, "kind"); fr = field($0, "rule")
 			nf[n]++; nfr[n, fr]++
 			print n "\t" (n in name ? name[n] : "-") "\t" phase "\t" fk "\t" fr "\t" field($0, "fs_type") "\t" \
@@ -79,17 +83,24 @@ parse() {
 				for (i = 1; i <= nfs; i++)
 					if (fsc[n, f[i], "made"] + fsc[n, f[i], "removed"] > 0)
 						where = where (where == "" ? "" : ", ") f[i] " " fsc[n, f[i], "made"] + 0 "/" fsc[n, f[i], "removed"] + 0
-				print n "\t" name[n] "\t" bootof[n] "\t" (n in ended ? "ended" : "crashed") "\t" st[n, "load"] "\t" st[n, "unload"] "\t" \
-					m "\t" d "\t" cnt[n, "unpin"] + 0 "\t" cnt[n, "eaten"] + 0 "\t" late[n] + 0 "\t" nf[n] + 0 "\t" st[n, "cs"] "\t" (where == "" ? "-" : where) > rows
+				# No empty field: read(1) would merge the tabs around it.
+				print n "\t" name[n] "\t" bootof[n] "\t" (n in ended ? "ended" : "crashed") "\t" dash(st[n, "load"]) "\t" \
+					dash(st[n, "unload"]) "\t" m "\t" d "\t" cnt[n, "unpin"] + 0 "\t" cnt[n, "eaten"] + 0 "\t" late[n] + 0 "\t" \
+					nf[n] + 0 "\t" dash(st[n, "cs"]) "\t" dash(where) > rows
 			}
 		}'
-	: >>"$dir/findings.tsv"
-	: >>"$dir/notes.txt"
 }
 
-# The triage of a finding: its verdict (kernel, pdtrace) from triage.tsv by signature.
-verdict() { # signature
-	awk -F'\t' -v s="$1" '$1 == s { print $2; exit }' "$triage" 2>/dev/null
+# The triage of a finding: the verdict of the first line of triage.tsv that matches its
+# rule, module and path; "untriaged" when none does.
+verdict() { # rule module path
+	local r m g v w
+	while IFS=$'\t' read -r r m g v w; do
+		case "$r" in ''|'#'*) continue ;; esac
+		# shellcheck disable=SC2053
+		[ "$r" = "$1" ] && [ "$m" = "$2" ] && [[ $3 == $g ]] && { echo "$v"; return; }
+	done <"$triage"
+	echo untriaged
 }
 
 status_of() { # ended load unload
@@ -105,7 +116,7 @@ table() {
 	echo "|---|---|---|---|---|---|---|---|"
 	sort -n "$dir/rows.tsv" | while IFS=$'\t' read -r n m boot end l u made disc unpin eaten late nfind cs where; do
 		printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$n" "$m" "$made" "$disc" "$where" "$nfind" \
-			"$([ -n "$cs" ] && awk -v c="$cs" 'BEGIN { printf "%.1f", c / 100 }' || echo -)" "$(status_of "$end" "$l" "$u")"
+			"$([ "$cs" != - ] && awk -v c="$cs" 'BEGIN { printf "%.1f", c / 100 }' || echo -)" "$(status_of "$end" "$l" "$u")"
 	done
 }
 
@@ -123,12 +134,11 @@ summary() {
 	echo "findings: $(wc -l <"$f")"
 	cut -f4,5 "$f" | sort | uniq -c | awk '{ printf "  %s/%s: %d\n", $2, $3, $1 }'
 	echo "distinct signatures: $(cut -f8 "$f" | sort -u | grep -c . || true)"
-	local k=0 p=0 u=0 sig v
-	for sig in $(cut -f8 "$f" | sort -u); do
-		v=$(verdict "$sig")
-		case "$v" in kernel) k=$((k + 1)) ;; pdtrace) p=$((p + 1)) ;; *) u=$((u + 1)) ;; esac
-	done
-	echo "triaged (signatures): kernel $k, pdtrace $p, not triaged $u"
+	local m rule path v
+	while IFS=$'\t' read -r _ m _ _ rule _ path _; do
+		verdict "$rule" "$m" "$path"
+	done <"$f" | sort | uniq -c | awk '{ printf "triaged as %s: %d findings\n", $2, $1 }'
+	echo "modules with findings: $(cut -f2 "$f" | sort -u | tr '\n' ' ' | grep . || echo none)"
 }
 
 parse

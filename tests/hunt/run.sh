@@ -8,11 +8,15 @@
 #
 # Usage: tests/hunt/run.sh [--only N] [--modules 'NAME...'] [--per-boot N] [--stall S]
 #                          [--boot-secs S]
-#   --only N           the first N modules of the selection (a quick run)
+#   --set SET          selected (default): the modules select.sh selects; left-out: the
+#                      others (to see that they make no entries when they load); all
+#   --only N           the first N modules of the set (a quick run)
 #   --modules 'A B'    these modules (with their place in the selection's order)
 #   --per-boot N       at most N modules per boot (default 200): a fresh kernel, and what
 #                      a module leaves behind stays in its boot
 #   --stall S          no output from the guest for S seconds: it hangs (default 240)
+#   --crash-test NAME  the guest crashes itself (sysrq c) in NAME's turn, once: to see
+#                      that a crash is recorded and the next boot resumes after it
 #   --boot-secs S      the guest starts no module after S seconds of uptime (default
 #                      1500); the host stops a boot that lasts 300 s more
 # Everything is in build/hunt (OUTPUT/hunt): select/, ci/ (the guest's /ci), boots/
@@ -21,7 +25,7 @@ set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out=${OUTPUT:-$top/build}/hunt
-only=0 pick= stall=240 boot_secs=1500 per_boot=200
+only=0 pick= set=selected stall=240 crash_test= boot_secs=1500 per_boot=200
 
 die() { echo "hunt: $*" >&2; exit 2; }
 log() { echo "hunt: $*" >&2; }
@@ -29,18 +33,26 @@ log() { echo "hunt: $*" >&2; }
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--only) only=${2:?}; shift 2 ;;
+	--set) set=${2:?}; shift 2 ;;
 	--modules) pick=${2:?}; shift 2 ;;
 	--stall) stall=${2:?}; shift 2 ;;
 	--boot-secs) boot_secs=${2:?}; shift 2 ;;
 	--per-boot) per_boot=${2:?}; shift 2 ;;
-	-h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--crash-test) crash_test=${2:?}; shift 2 ;;
+	-h|--help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown argument '$1'" ;;
 	esac
 done
 
 # The modules to hunt, in the selection's order (dependencies first): "NAME PATH".
 the_list() {
-	local sel=$out/select/modules.tsv
+	local sel=$out/select/$set.tsv
+	case "$set" in
+	selected) sel=$out/select/modules.tsv ;;
+	left-out) ;;
+	all) sort -k6,6n -k1,1 -s "$out/select/modules.tsv" "$out/select/left-out.tsv" >"$sel" ;;
+	*) die "no set '$set' (selected, left-out, all)" ;;
+	esac
 	if [ -n "$pick" ]; then
 		awk -v p=" $pick " 'index(p, " " $1 " ") { print $1, $2 }' "$sel"
 	elif [ "$only" -gt 0 ]; then
@@ -75,8 +87,10 @@ make_ci() { # list
 
 # This boot's list for the guest: "IDX NAME DEP..." (dependencies in load order: the
 # reverse of modules.dep's), and the uptime after which it starts no module.
-guest_list() { # list from-idx
+guest_list() { # list from-idx boot-number
 	echo "$boot_secs" >"$out/ci/hunt/deadline"
+	# The crash test crashes the first boot only.
+	[ "$3" = 0 ] && echo "$crash_test" >"$out/ci/hunt/crash" || : >"$out/ci/hunt/crash"
 	awk -v from="$2" -v to="$(($2 + per_boot))" -v dep="$modules/modules.dep" '
 		BEGIN { while ((getline l < dep) > 0) { split(l, a, ":"); d[a[1]] = a[2] } }
 		NR >= from && NR < to {
@@ -89,7 +103,7 @@ guest_list() { # list from-idx
 # One boot from module index FROM; prints the index to resume at (0 when done).
 boot_once() { # list from boot-number
 	local list=$1 from=$2 k=$3 res=$out/vm/boot-0.results pid t0 last size lsize=-1 idle=0 next
-	guest_list "$list" "$from"
+	guest_list "$list" "$from" "$k"
 	t0=$(date +%s)
 	OUTPUT=$out "$top/tests/vm/run.sh" --timeout "$boot_secs" --scenarios "$out/ci" campaign \
 		>"$out/boots/boot-$k.tap" 2>&1 &

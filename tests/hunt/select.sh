@@ -16,7 +16,8 @@
 #     modules.tsv   the selection, dependencies first: NAME PATH CLASS APIS HW NDEPS
 #                   (CLASS direct: APIS the families it calls; indirect: via:DEPENDENCY or
 #                   via:driver-core)
-#     left-out.tsv  every other module: NAME PATH no-api, or NAME PATH hw-indirect VIA
+#     left-out.tsv  every other module, the same way (CLASS no-api, or hw-indirect with
+#                   APIS via:DEPENDENCY)
 #     summary.txt   the counts
 set -euo pipefail
 
@@ -108,11 +109,11 @@ select_modules() {
 			n = split(deps[p], d, " ")
 			for (i = 1; i <= n; i++) if (d[i] in api) { via = d[i]; sub(/.*\//, "", via); break }
 			if (via == "" && (p in devn) && !(p in ishw)) { print $1, $2, "indirect", "via:driver-core", "-", ndep[p] + 0; next }
-			if (via == "") { print $1, $2, "no-api" > lo; next }
-			if (p in ishw) { print $1, $2, "hw-indirect", via > lo; next }
+			if (via == "") { print $1, $2, "no-api", "-", (p in ishw) ? "hw" : "-", ndep[p] + 0 > lo; next }
+			if (p in ishw) { print $1, $2, "hw-indirect", "via:" via, "hw", ndep[p] + 0 > lo; next }
 			print $1, $2, "indirect", "via:" via, "-", ndep[p] + 0
 		}' "$out/all" | sort -k6,6n -k1,1 -s >"$out/modules.tsv"
-	sort -o "$out/left-out.tsv" "$out/left-out.tsv"
+	sort -k6,6n -k1,1 -s -o "$out/left-out.tsv" "$out/left-out.tsv"
 }
 
 summary() {

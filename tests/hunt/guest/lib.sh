@@ -109,6 +109,8 @@ hunt_one() { # idx name deps...
 	out=$(load "$name")
 	lrc=$?
 	[ -z "$out" ] || say note "$idx" "load: $(echo "$out" | tr '\n' ' ')"
+	# run.sh --crash-test: the guest takes itself down, as a module that crashes it would.
+	[ "$name" != "$(cat $H/crash 2>/dev/null)" ] || echo c >/proc/sysrq-trigger
 	if [ $lrc -eq 0 ]; then
 		exercise "$idx" "$name" "$fsb" "$cfsb"
 		out=$(unload "$name")
