@@ -6,7 +6,8 @@
 # by rule, its time, and what became of it; then the totals.
 #
 # Usage: tests/hunt/report.sh HUNT_DIR     (build/hunt)
-# Writes HUNT_DIR/table.md (every module tried), HUNT_DIR/findings.tsv (one line per
+# Writes HUNT_DIR/table.md (every module tried), HUNT_DIR/table-notable.md (those with
+# entries or findings, or that did not unload or crashed the guest), HUNT_DIR/findings.tsv (one line per
 # finding: module, phase, kind, rule, fs type, path, signature, the JSON object),
 # HUNT_DIR/notes.txt (what the guest noted per module) and HUNT_DIR/summary.txt, and
 # prints the summary. Findings are triaged by tests/hunt/triage.tsv: one line per bug,
@@ -111,10 +112,16 @@ status_of() { # ended load unload
 	fi
 }
 
-table() {
+# The table of every module tried; with "notable", of those whose turn made or removed
+# entries, had findings, did not unload or crashed the guest.
+table() { # [notable]
 	echo "| # | module | made | removed | where (made/removed) | findings | time (s) | outcome |"
 	echo "|---|---|---|---|---|---|---|---|"
 	sort -n "$dir/rows.tsv" | while IFS=$'\t' read -r n m boot end l u made disc unpin eaten late nfind cs where; do
+		if [ "${1:-}" = notable ] && [ $((made + disc + nfind)) -eq 0 ] && [ "$end" = ended ] &&
+			{ [ "$l" != 0 ] || [ "$u" = 0 ]; }; then
+			continue
+		fi
 		printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$n" "$m" "$made" "$disc" "$where" "$nfind" \
 			"$([ "$cs" != - ] && awk -v c="$cs" 'BEGIN { printf "%.1f", c / 100 }' || echo -)" "$(status_of "$end" "$l" "$u")"
 	done
@@ -143,4 +150,5 @@ summary() {
 
 parse
 table >"$dir/table.md"
+table notable >"$dir/table-notable.md"
 summary | tee "$dir/summary.txt"

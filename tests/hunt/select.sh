@@ -5,7 +5,8 @@
 # modules without hardware aliases that depend on one of those (protocols, virtual
 # devices: mac80211_hwsim through mac80211, nvme-loop through nvmet), or that make
 # device nodes or disks through the driver core (devtmpfs is a tmpfs; a disk gets
-# debugfs directories from the block layer): loop, brd, tun, fuse, uinput ...
+# debugfs directories from the block layer): loop, brd, tun, fuse, uinput ..., or a
+# shrinker or an input handler (debugfs, devtmpfs).
 #
 # Usage: tests/hunt/select.sh MODULES_DIR OUT_DIR
 #   MODULES_DIR: lib/modules/VERSION of the package (with modules.dep)
@@ -41,9 +42,13 @@ api_family() {
 	END { for (m in fams) print m, fams[m] }'
 }
 
-# Modules that make device nodes or disks through the driver core.
+# Modules that make device nodes or disks through the driver core, or entries through
+# another part of the kernel: a shrinker gets a debugfs directory (shrinker_debugfs_add),
+# an input handler a device node per input device already there (evdev, joydev). The last
+# two were found by hunting the modules left out (--set left-out): erofs and evdev made
+# entries there.
 driver_core() {
-	awk '$2 ~ /^(misc_register|device_create|device_create_with_groups|__register_chrdev|cdev_device_add|device_add_disk|__device_add_disk|add_disk|__blk_alloc_disk|__blk_mq_alloc_disk|__alloc_disk_node)$/ { print $1 }' | sort -u
+	awk '$2 ~ /^(misc_register|device_create|device_create_with_groups|__register_chrdev|cdev_device_add|device_add_disk|__device_add_disk|add_disk|__blk_alloc_disk|__blk_mq_alloc_disk|__alloc_disk_node|shrinker_register|input_register_handler)$/ { print $1 }' | sort -u
 }
 
 # Every module decompressed once into a scratch tree, then nm and readelf over all of
@@ -125,9 +130,9 @@ summary() {
 		awk '$3 == "direct" { n = split($4, f, ","); for (i = 1; i <= n; i++) c[f[i]]++ }
 			END { for (k in c) printf "    %s: %d\n", k, c[k] }' "$out/modules.tsv" | sort
 		echo "  without hardware aliases, through a dependency that calls it: $(awk '$3 == "indirect" && $4 != "via:driver-core"' "$out/modules.tsv" | wc -l)"
-		echo "  without hardware aliases, making device nodes or disks (devtmpfs, block debugfs): $(awk '$4 == "via:driver-core"' "$out/modules.tsv" | wc -l)"
+		echo "  without hardware aliases, making device nodes, disks, shrinkers or input handlers (devtmpfs, debugfs): $(awk '$4 == "via:driver-core"' "$out/modules.tsv" | wc -l)"
 		echo "left out: $(wc -l <"$out/left-out.tsv")"
-		echo "  no-api (neither it nor any dependency calls the API, no device node or disk of its own): $(awk '$3 == "no-api"' "$out/left-out.tsv" | wc -l)"
+		echo "  no-api (neither it nor any dependency calls the API, none of the above): $(awk '$3 == "no-api"' "$out/left-out.tsv" | wc -l)"
 		echo "  hw-indirect (hardware drivers; only a dependency calls it): $(awk '$3 == "hw-indirect"' "$out/left-out.tsv" | wc -l)"
 	} >"$out/summary.txt"
 }
