@@ -31,13 +31,16 @@ parse() {
 	for f in $(ls "$dir"/boots/boot-*.results | sort -t- -k2,2n); do
 		echo "@boot $(basename "$f" .results)"
 		cat "$f"
-	done | awk -v findings="$dir/findings.tsv" -v notes="$dir/notes.txt" -v rows="$dir/rows.tsv" '
+	done | awk -v findings="$dir/findings.tsv" -v notes="$dir/notes.txt" -v rows="$dir/rows.tsv" \
+		-v crashed="$dir/crashed" '
 		function field(s, k,   m) {
 			if (!match(s, "\"" k "\":\"([^\"\\\\]|\\\\.)*\"")) return ""
 			m = substr(s, RSTART + length(k) + 4, RLENGTH - length(k) - 5)
 			return m
 		}
 		function dash(s) { return s == "" ? "-" : s }
+		# run.sh: "IDX NAME BOOT HOW", HOW crashed or hung.
+		BEGIN { while ((getline l < crashed) > 0) { split(l, a, " "); how[a[1]] = a[4] == "" ? "crashed" : a[4] } }
 		$1 == "@boot" { boot = $2; idx = 0; phase = "pre"; delete skip; next }
 		$1 == "@hunt" && $2 == "boot" { for (i = 4; i <= NF; i++) skip[$i] = 1; mark = $NF; next }
 		$1 == "@hunt" && $2 == "begin" { name[$3] = $4; bootof[$3] = boot; next }
@@ -85,7 +88,7 @@ parse() {
 					if (fsc[n, f[i], "made"] + fsc[n, f[i], "removed"] > 0)
 						where = where (where == "" ? "" : ", ") f[i] " " fsc[n, f[i], "made"] + 0 "/" fsc[n, f[i], "removed"] + 0
 				# No empty field: read(1) would merge the tabs around it.
-				print n "\t" name[n] "\t" bootof[n] "\t" (n in ended ? "ended" : "crashed") "\t" dash(st[n, "load"]) "\t" \
+				print n "\t" name[n] "\t" bootof[n] "\t" (n in ended ? "ended" : (n in how ? how[n] : "cut")) "\t" dash(st[n, "load"]) "\t" \
 					dash(st[n, "unload"]) "\t" m "\t" d "\t" cnt[n, "unpin"] + 0 "\t" cnt[n, "eaten"] + 0 "\t" late[n] + 0 "\t" \
 					nf[n] + 0 "\t" dash(st[n, "cs"]) "\t" dash(where) > rows
 			}
@@ -106,6 +109,8 @@ verdict() { # rule module path
 
 status_of() { # ended load unload
 	if [ "$1" = crashed ]; then echo "crashed the guest"
+	elif [ "$1" = hung ]; then echo "hung the guest"
+	elif [ "$1" = cut ]; then echo "cut short by the boot's end"
 	elif [ "$2" != 0 ]; then echo "did not load"
 	elif [ "$3" != 0 ]; then echo "did not unload"
 	else echo "loaded, unloaded"
@@ -130,12 +135,13 @@ table() { # [notable]
 summary() {
 	local r=$dir/rows.tsv f=$dir/findings.tsv s
 	s=$(cat "$dir/seconds" 2>/dev/null || echo "?")
-	echo "modules selected: $(wc -l <"$dir/select/modules.tsv") of $(wc -l <"$dir/select/all") in the package"
+	echo "modules to hunt: $(wc -l <"$dir/list") (select.sh selects $(wc -l <"$dir/select/modules.tsv") of the package's $(wc -l <"$dir/select/all"))"
 	echo "modules tried: $(wc -l <"$r") in $(ls "$dir"/boots/boot-*.results | wc -l) boots, ${s}s"
 	echo "  loaded: $(awk -F'\t' '$5 == 0' "$r" | wc -l)"
 	echo "  did not load: $(awk -F'\t' '$4 == "ended" && $5 != 0' "$r" | wc -l)"
 	echo "  did not unload: $(awk -F'\t' '$5 == 0 && $6 != 0' "$r" | wc -l)"
 	echo "  crashed the guest: $(awk -F'\t' '$4 == "crashed"' "$r" | wc -l)"
+	echo "  hung the guest: $(awk -F'\t' '$4 == "hung"' "$r" | wc -l)"
 	echo "  with entries (made or removed in their turn): $(awk -F'\t' '$7 + $8 > 0' "$r" | wc -l)"
 	echo "entries made: $(awk -F'\t' '{ s += $7 } END { print s + 0 }' "$r"), removed: $(awk -F'\t' '{ s += $8 } END { print s + 0 }' "$r")"
 	echo "findings: $(wc -l <"$f")"

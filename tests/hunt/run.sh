@@ -150,8 +150,14 @@ next_index() { # results from count boot
 			echo "$((last + 1))"
 			return
 		fi
-		echo "$began $k" >>"$out/crashed"
-		log "module ${began#* } (index ${began%% *}) took the guest down in boot $k"
+		# How: the host stopped a guest that had gone quiet, or the guest went down.
+		if [ "$(cat "$out/boots/boot-$k.stopped" 2>/dev/null)" = stall ]; then
+			echo "$began $k hung" >>"$out/crashed"
+			log "module ${began#* } (index ${began%% *}) hung the guest in boot $k (no output for ${stall}s)"
+		else
+			echo "$began $k crashed" >>"$out/crashed"
+			log "module ${began#* } (index ${began%% *}) took the guest down in boot $k"
+		fi
 		last=${began%% *}
 	fi
 	if [ "$last" -ge "$count" ]; then echo 0; else echo "$((last + 1))"; fi
