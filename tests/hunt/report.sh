@@ -99,7 +99,7 @@ parse() {
 # rule, module and path; "untriaged" when none does.
 verdict() { # rule module path
 	local r m g v w
-	while IFS=$'\t' read -r r m g v w; do
+	while IFS=$'\t' read -r r m g v _; do
 		case "$r" in ''|'#'*) continue ;; esac
 		# shellcheck disable=SC2053
 		[ "$r" = "$1" ] && [ "$m" = "$2" ] && [[ $3 == $g ]] && { echo "$v"; return; }
@@ -122,7 +122,7 @@ status_of() { # ended load unload
 table() { # [notable]
 	echo "| # | module | made | removed | where (made/removed) | findings | time (s) | outcome |"
 	echo "|---|---|---|---|---|---|---|---|"
-	sort -n "$dir/rows.tsv" | while IFS=$'\t' read -r n m boot end l u made disc unpin eaten late nfind cs where; do
+	sort -n "$dir/rows.tsv" | while IFS=$'\t' read -r n m _ end l u made disc _ _ _ nfind cs where; do
 		if [ "${1:-}" = notable ] && [ $((made + disc + nfind)) -eq 0 ] && [ "$end" = ended ] &&
 			{ [ "$l" != 0 ] || [ "$u" = 0 ]; }; then
 			continue

@@ -25,7 +25,7 @@ set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out=${OUTPUT:-$top/build}/hunt
-only=0 pick= set=selected stall=240 crash_test= boot_secs=1500 per_boot=200
+only=0 pick='' set=selected stall=240 crash_test='' boot_secs=1500 per_boot=200
 
 die() { echo "hunt: $*" >&2; exit 2; }
 log() { echo "hunt: $*" >&2; }
