@@ -98,7 +98,7 @@ parse() {
 # The triage of a finding: the verdict of the first line of triage.tsv that matches its
 # rule, module and path; "untriaged" when none does.
 verdict() { # rule module path
-	local r m g v w
+	local r m g v
 	while IFS=$'\t' read -r r m g v _; do
 		case "$r" in ''|'#'*) continue ;; esac
 		# shellcheck disable=SC2053

@@ -102,7 +102,7 @@ guest_list() { # list from-idx boot-number
 
 # One boot from module index FROM; prints the index to resume at (0 when done).
 boot_once() { # list from boot-number
-	local list=$1 from=$2 k=$3 res=$out/vm/boot-0.results pid t0 last size lsize=-1 idle=0 next
+	local list=$1 from=$2 k=$3 res=$out/vm/boot-0.results pid t0 last size lsize=-1 idle=0
 	guest_list "$list" "$from" "$k"
 	t0=$(date +%s)
 	OUTPUT=$out "$top/tests/vm/run.sh" --timeout "$boot_secs" --scenarios "$out/ci" campaign \
