@@ -2,9 +2,11 @@
 # Download Debian's packaged kernel (generic amd64 flavour from sid, or arm64's) into a
 # cache outside the work tree, and reuse it when it is already there.
 #
-# Usage: fetch-kernel.sh [--kunit]
+# Usage: fetch-kernel.sh [--kunit | --busybox]
 #   --kunit  instead, the kernel's own KTAP parser (tools/testing/kunit from the suite's
 #            linux-source-7.2): prints the directory holding kunit_parser.py
+#   --busybox  instead, the suite's busybox-static for PDTRACE_ARCH (the guest's shell
+#            where that is not the host's architecture): prints the binary's path
 #   PDTRACE_CACHE      cache root (default: ${XDG_CACHE_HOME:-$HOME/.cache}/pdtrace)
 #   PDTRACE_KERNEL_VER kernel ABI version (e.g. 7.2.13+deb14-amd64); default: resolved
 #                      from sid's linux-image-amd64 meta package
@@ -89,9 +91,36 @@ kunit() {
 	echo "$dir"
 }
 
+# busybox-static of the suite and architecture, unpacked alone.
+busybox() {
+	[ -d "$apt_dir/lists" ] && ls "$apt_dir"/lists/*Packages* >/dev/null 2>&1 || apt_update
+	local v dir deb
+	# shellcheck disable=SC2046
+	v=$(apt-cache $(apt_opts) show "busybox-static:$arch" 2>/dev/null | sed -n 's/^Version: //p' | head -n1)
+	[ -n "$v" ] || die "no busybox-static for $arch in $suite"
+	dir=$cache/busybox-${v#*:}-$arch
+	if [ ! -x "$dir/busybox" ]; then
+		tmp=$(mktemp -d "$cache/.fetch.XXXXXX")
+		trap 'rm -rf "$tmp"' EXIT
+		echo "fetch-kernel: downloading Debian's busybox-static $v ($suite, $arch)" >&2
+		deb=$(download busybox-static "$tmp")
+		dpkg-deb -x "$deb" "$tmp/root"
+		[ -x "$tmp/root/bin/busybox" ] || [ -x "$tmp/root/usr/bin/busybox" ] || die "no busybox in $deb"
+		mkdir -p "$dir.new"
+		cp "$(ls "$tmp"/root/bin/busybox "$tmp"/root/usr/bin/busybox 2>/dev/null | head -n1)" "$dir.new/busybox"
+		rm -rf "$dir"
+		mv "$dir.new" "$dir"
+	fi
+	echo "$dir/busybox"
+}
+
 main() {
 	if [ "${1:-}" = --kunit ]; then
 		kunit
+		return
+	fi
+	if [ "${1:-}" = --busybox ]; then
+		busybox
 		return
 	fi
 	local ver=${PDTRACE_KERNEL_VER:-}
