@@ -17,6 +17,7 @@
 #   make install    PREFIX=/usr/local DESTDIR=: the binary (sbin), man pages, bash completion
 #   make deb        build/pdtrace_VERSION-REV_amd64.deb, with dpkg-deb (no debhelper)
 #   make ARCH=arm64 [TARGET]  the same for arm64, cross-compiled, in build/arm64 (docs/arm64.md)
+#   make arm64      build/arm64/pdtrace and its guest tools (make test builds them too)
 #   make vmtest-arm64  the VM scenarios on Debian's arm64 kernel, in qemu-system-aarch64
 
 # ARCH (on the command line only, as the kernel's own ARCH in the environment must not
@@ -38,7 +39,7 @@ $(error ARCH=$(ARCH): pdtrace builds for x86 and arm64)
 endif
 # What runs on the build machine (unit tests, fuzzers, the x86 VM suites) is x86's:
 # make test builds arm64 too, and make vmtest-arm64 boots it.
-HOST_ONLY_GOALS := test check hosttest unittest stress clienttest vmtest demo bench floor stream-floor \
+HOST_ONLY_GOALS := arm64 vmtest-arm64 test check hosttest unittest stress clienttest vmtest demo bench floor stream-floor \
 	kmod kernel kerneltest fuzz-smoke
 ifeq ($(ARCH),arm64)
 ifneq ($(filter $(HOST_ONLY_GOALS),$(MAKECMDGOALS)),)
@@ -105,7 +106,7 @@ Q := @
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
-.PHONY: all clean test check unittest hosttest vmtest stress clienttest demo bench floor stream-floor deps install deb vmlinux-h format \
+.PHONY: arm64 vmtest-arm64 all clean test check unittest hosttest vmtest stress clienttest demo bench floor stream-floor deps install deb vmlinux-h format \
 	kernel kerneltest \
 	check-format guest-tools kmod fuzz-smoke
 .DELETE_ON_ERROR:
@@ -219,8 +220,17 @@ $(OUTPUT)/dyn/pdtrace: $(APP_OBJS) $(CORE_LIB)
 unittest: $(UNIT_TESTS) $(OUTPUT)/san/pdtrace $(OUTPUT)/dyn/pdtrace
 
 # Everything: host unit tests, host CLI tests, VM scenarios; one summary line.
-test: deps all unittest guest-tools
+test: deps all unittest guest-tools arm64
 	$(Q)tests/run-all.sh
+
+# The arm64 build (cross-compiled, build/arm64 unless ARM64_OUTPUT), and its VM suite on
+# Debian's arm64 kernel in qemu-system-aarch64 (make test runs a part of it).
+ARM64_OUTPUT ?= $(OUTPUT)/arm64
+arm64: deps
+	$(Q)$(MAKE) -s ARCH=arm64 OUTPUT=$(ARM64_OUTPUT) all guest-tools
+
+vmtest-arm64: arm64
+	$(Q)PDTRACE_ARCH=arm64 OUTPUT=$(abspath $(ARM64_OUTPUT)) tests/vm/run.sh $(VM_ARGS)
 
 # The fast suite, host only (no VM): unit tests, CLI tests, formatting, the fuzzer on
 # its corpus and 10 s of fuzzing. Under two minutes; make test runs all of it too.
