@@ -40,14 +40,14 @@ die() { echo "vm: $*" >&2; exit 2; }
 arch=${PDTRACE_ARCH:-amd64}
 case "$arch" in
 amd64)
-	bin=$top/build busybox=/bin/busybox qemu=qemu-system-x86_64
+	bin=$top/build busybox=/bin/busybox qemu=qemu-system-x86_64 tap=vm
 	qemu_args=(-accel tcg,thread=single -cpu max -m 1024 -smp 2 -no-reboot
 		-display none -monitor none -nodefaults)
 	append_con="console=ttyS0"
 	;;
 arm64)
 	export OUTPUT=${OUTPUT:-$top/build/arm64}
-	bin=$OUTPUT out=$OUTPUT/vm qemu=qemu-system-aarch64
+	bin=$OUTPUT out=$OUTPUT/vm qemu=qemu-system-aarch64 tap=vm-arm64
 	busybox=$(PDTRACE_ARCH=arm64 "$top/tests/vm/fetch-kernel.sh" --busybox) || die "cannot get Debian's arm64 busybox-static"
 	# pauth-impdef: the same pointer authentication with a cheap algorithm instead of
 	# QARMA, which software emulation computes slowly.
@@ -313,26 +313,26 @@ report() { # index names...
 		n=$((n + 1))
 		rc=$(awk -v s="$s" '$1 == "@@PDT" && $2 == "END" && $3 == s { print $4 }' "$res")
 		if [ "$rc" = 0 ]; then
-			echo "ok $n - vm/$s"
+			echo "ok $n - $tap/$s"
 			pass=$((pass + 1))
 			[ $verbose -eq 0 ] || scenario_output "$res" "$s"
 			continue
 		fi
 		if [ "$rc" = 77 ]; then
-			echo "ok $n - vm/$s # SKIP $(scenario_output "$res" "$s" | sed -n 's/^#   SKIP: //p' | tail -n1)"
+			echo "ok $n - $tap/$s # SKIP $(scenario_output "$res" "$s" | sed -n 's/^#   SKIP: //p' | tail -n1)"
 			skip=$((skip + 1))
 			[ $verbose -eq 0 ] || scenario_output "$res" "$s"
 			continue
 		fi
 		fail=$((fail + 1))
 		if ! grep -q '^@@PDT BOOTED' "$res"; then
-			echo "not ok $n - vm/$s # the guest never reached init (boot failed; see $out/boot-$idx.console)"
+			echo "not ok $n - $tap/$s # the guest never reached init (boot failed; see $out/boot-$idx.console)"
 		elif [ -z "$rc" ]; then
-			echo "not ok $n - vm/$s # did not finish: guest hung, crashed or timed out (see $out/boot-$idx.console)"
+			echo "not ok $n - $tap/$s # did not finish: guest hung, crashed or timed out (see $out/boot-$idx.console)"
 		elif [ "$rc" = 143 ]; then
-			echo "not ok $n - vm/$s # timed out after $(header "$s" timeout)s in the guest"
+			echo "not ok $n - $tap/$s # timed out after $(header "$s" timeout)s in the guest"
 		else
-			echo "not ok $n - vm/$s # exit status $rc"
+			echo "not ok $n - $tap/$s # exit status $rc"
 		fi
 		scenario_output "$res" "$s"
 	done
