@@ -107,7 +107,7 @@ check $? "copyright: DEP-5, Files: * under GPL-2, the only licence of the source
 
 # A second build is the same file, byte for byte.
 mkdir -p "$tmp/again"
-strip=strip
+strip="strip"
 [ "$arch" = amd64 ] || strip=aarch64-linux-gnu-strip
 make -s -C "$top" "${make_args[@]}" install DESTDIR="$tmp/again" PREFIX=/usr >/dev/null 2>&1 &&
 	DEB_ARCH=$arch STRIP=$strip "$top/scripts/mkdeb.sh" "$tmp/again" "$version-$rev" "$tmp/again.deb" >/dev/null 2>&1 &&
