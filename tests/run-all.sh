@@ -10,8 +10,8 @@ host_only=0
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${OUTPUT:-$top/build}
 passed=0 failed=0 skipped=0
-# The part of the arm64 VM suite make test runs (the whole of it takes about 26 minutes
-# here: make vmtest-arm64): the doctor, the USB gadget filesystems on dummy_hcd, every kind
+# The part of the arm64 VM suite make test runs (the whole of it takes 13 to 26 minutes on
+# 2 cores: make vmtest-arm64): the doctor, the USB gadget filesystems on dummy_hcd, every kind
 # of finding with its stacks on the fault module (check-faultfs), and a bug's signature
 # equal to the one recorded on x86-64 (signatures).
 arm64_scenarios=(doctor fs-functionfs fs-gadgetfs check-faultfs signatures)
