@@ -106,7 +106,7 @@ Q := @
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
-.PHONY: arm64 vmtest-arm64 all clean test check unittest hosttest vmtest stress clienttest demo bench floor stream-floor deps install deb vmlinux-h format \
+.PHONY: all clean test check unittest hosttest vmtest stress clienttest demo bench floor stream-floor deps install deb vmlinux-h format \
 	kernel kerneltest \
 	check-format guest-tools kmod fuzz-smoke
 .DELETE_ON_ERROR:
@@ -226,6 +226,7 @@ test: deps all unittest guest-tools arm64
 # The arm64 build (cross-compiled, build/arm64 unless ARM64_OUTPUT), and its VM suite on
 # Debian's arm64 kernel in qemu-system-aarch64 (make test runs a part of it).
 ARM64_OUTPUT ?= $(OUTPUT)/arm64
+.PHONY: arm64 vmtest-arm64
 arm64: deps
 	$(Q)$(MAKE) -s ARCH=arm64 OUTPUT=$(ARM64_OUTPUT) all guest-tools
 
