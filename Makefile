@@ -17,6 +17,45 @@
 #   make guest-tools  static helpers the VM workloads run in the guest
 #   make install    PREFIX=/usr/local DESTDIR=: the binary (sbin), man pages, bash completion
 #   make deb        build/pdtrace_VERSION-REV_amd64.deb, with dpkg-deb (no debhelper)
+#   make ARCH=arm64 [TARGET]  the same for arm64, cross-compiled, in build/arm64 (docs/arm64.md)
+#   make arm64      build/arm64/pdtrace and its guest tools (make test builds them too)
+#   make vmtest-arm64  the VM scenarios on Debian's arm64 kernel, in qemu-system-aarch64
+
+# ARCH (on the command line only, as the kernel's own ARCH in the environment must not
+# switch it): x86 (the default, native) or arm64 (cross-compiled with Debian's
+# gcc-aarch64-linux-gnu and the arm64 -dev libraries through multiarch, into build/arm64).
+ifneq ($(origin ARCH),command line)
+ARCH := x86
+endif
+ifeq ($(ARCH),x86)
+DEB_ARCH := amd64
+VMLINUX_DIR := vmlinux
+else ifeq ($(ARCH),arm64)
+DEB_ARCH := arm64
+VMLINUX_DIR := vmlinux/arm64
+OUTPUT ?= build/arm64
+CROSS_COMPILE ?= aarch64-linux-gnu-
+else
+$(error ARCH=$(ARCH): pdtrace builds for x86 and arm64)
+endif
+# What runs on the build machine (unit tests, fuzzers, the x86 VM suites) is x86's:
+# make test builds arm64 too, and make vmtest-arm64 boots it.
+HOST_ONLY_GOALS := arm64 vmtest-arm64 test check hosttest unittest stress clienttest vmtest demo bench floor stream-floor \
+	kmod kernel kerneltest fuzz-smoke
+ifeq ($(ARCH),arm64)
+ifneq ($(filter $(HOST_ONLY_GOALS),$(MAKECMDGOALS)),)
+$(error make ARCH=arm64 $(filter $(HOST_ONLY_GOALS),$(MAKECMDGOALS)): not for arm64; make test builds both, make vmtest-arm64 tests arm64 in a VM)
+endif
+endif
+ifneq ($(CROSS_COMPILE),)
+ifeq ($(origin CC),default)
+CC := $(CROSS_COMPILE)gcc
+endif
+ifeq ($(origin AR),default)
+AR := $(CROSS_COMPILE)ar
+endif
+STRIP ?= $(CROSS_COMPILE)strip
+endif
 
 OUTPUT ?= build
 PREFIX ?= /usr/local
@@ -30,7 +69,6 @@ CC ?= gcc
 V ?= 0
 
 VERSION := 0.1.0
-ARCH := x86
 
 WARN := -Wall -Wextra -Werror
 CFLAGS ?= -g -O2
@@ -39,7 +77,7 @@ ALL_CFLAGS := $(CFLAGS) $(WARN) -ffile-prefix-map=$(CURDIR)=. -std=gnu11 -D_GNU_
 # BPF_PROG() declares ctx and every argument: unused ones are normal there. No build
 # directory in the binaries (debug information, the embedded BPF objects): -ffile-prefix-map.
 BPF_CFLAGS := $(BPF_EXTRA) -g -O2 -ffile-prefix-map=$(CURDIR)=. -target bpf -D__TARGET_ARCH_$(ARCH) $(WARN) -fms-extensions \
-	-Wno-microsoft-anon-tag -Wno-unused-parameter -Iinclude -Ivmlinux
+	-Wno-microsoft-anon-tag -Wno-unused-parameter -Iinclude -I$(VMLINUX_DIR)
 STATIC_LIBS := -static -l:libbpf.a -l:libelf.a -l:libz.a -l:libzstd.a
 
 # Standalone BPF objects (bpf/*.bpf.c), and the tracker: one source per concern under
@@ -80,11 +118,11 @@ all: $(OUTPUT)/pdtrace
 $(OUTPUT):
 	$(Q)mkdir -p $@
 
-$(OUTPUT)/%.bpf.o: bpf/%.bpf.c include/pdtrace.h vmlinux/vmlinux.h | $(OUTPUT)
+$(OUTPUT)/%.bpf.o: bpf/%.bpf.c include/pdtrace.h $(VMLINUX_DIR)/vmlinux.h | $(OUTPUT)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
-$(OUTPUT)/track/%.bc: bpf/track/%.bpf.c $(wildcard bpf/track/*.bpf.h) include/pdtrace.h vmlinux/vmlinux.h
+$(OUTPUT)/track/%.bc: bpf/track/%.bpf.c $(wildcard bpf/track/*.bpf.h) include/pdtrace.h $(VMLINUX_DIR)/vmlinux.h
 	$(Q)mkdir -p $(@D)
 	$(call msg,BPF-BC,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -emit-llvm -c $< -o $@
@@ -183,8 +221,18 @@ $(OUTPUT)/dyn/pdtrace: $(APP_OBJS) $(CORE_LIB)
 unittest: $(UNIT_TESTS) $(OUTPUT)/san/pdtrace $(OUTPUT)/dyn/pdtrace
 
 # Everything: host unit tests, host CLI tests, VM scenarios; one summary line.
-test: deps all unittest guest-tools
+test: deps all unittest guest-tools arm64
 	$(Q)tests/run-all.sh
+
+# The arm64 build (cross-compiled, build/arm64 unless ARM64_OUTPUT), and its VM suite on
+# Debian's arm64 kernel in qemu-system-aarch64 (make test runs a part of it).
+ARM64_OUTPUT ?= $(OUTPUT)/arm64
+.PHONY: arm64 vmtest-arm64
+arm64: deps
+	$(Q)$(MAKE) -s ARCH=arm64 OUTPUT=$(ARM64_OUTPUT) all guest-tools
+
+vmtest-arm64: arm64
+	$(Q)PDTRACE_ARCH=arm64 OUTPUT=$(abspath $(ARM64_OUTPUT)) tests/vm/run.sh $(VM_ARGS)
 
 # The fast suite, host only (no VM): unit tests, CLI tests, formatting, the fuzzer on
 # its corpus and 10 s of fuzzing. Under two minutes; make test runs all of it too.
@@ -270,7 +318,7 @@ install: $(OUTPUT)/pdtrace
 # (packaging/deb/: control, copyright, changelog, lintian overrides).
 DEB_REVISION := 1
 DEB_VERSION := $(VERSION)-$(DEB_REVISION)
-DEB := $(OUTPUT)/pdtrace_$(DEB_VERSION)_amd64.deb
+DEB := $(OUTPUT)/pdtrace_$(DEB_VERSION)_$(DEB_ARCH).deb
 
 deb: $(DEB)
 
@@ -279,10 +327,10 @@ $(DEB): $(OUTPUT)/pdtrace $(MAN_PAGES) completion/pdtrace $(wildcard packaging/d
 	$(Q)rm -rf $(OUTPUT)/deb
 	$(Q)$(MAKE) -s install DESTDIR=$(abspath $(OUTPUT))/deb PREFIX=/usr SBINDIR=/usr/sbin \
 		MANDIR=/usr/share/man BASHCOMPDIR=/usr/share/bash-completion/completions >/dev/null
-	$(Q)scripts/mkdeb.sh $(OUTPUT)/deb $(DEB_VERSION) $@ >/dev/null
+	$(Q)DEB_ARCH=$(DEB_ARCH) STRIP=$(STRIP) scripts/mkdeb.sh $(OUTPUT)/deb $(DEB_VERSION) $@ >/dev/null
 
 vmlinux-h:
-	$(Q)scripts/gen-vmlinux-h.sh vmlinux/vmlinux.h
+	$(Q)PDTRACE_ARCH=$(DEB_ARCH) scripts/gen-vmlinux-h.sh $(VMLINUX_DIR)/vmlinux.h
 
 FORMAT_SRCS = bpf/*.c bpf/track/*.c bpf/track/*.h src/*.c src/*.h src/core/*.c src/core/*.h include/*.h tests/unit/*.c tests/unit/*.h tests/vm/guest-tools/*.c \
 	tests/fuzz/*.c

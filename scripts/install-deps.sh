@@ -11,12 +11,18 @@
 #   VM:      qemu-system-x86 busybox-static cpio xz-utils zstd kmod debian-archive-keyring
 #            mmdebstrap (the sid chroot that builds the test module, tests/kmod/build.sh),
 #            tmux (drives watch on a terminal)
+#   arm64:   gcc-aarch64-linux-gnu libc6-dev-arm64-cross, and libbpf-dev libelf-dev
+#            zlib1g-dev libzstd-dev for arm64 through multiarch (dpkg --add-architecture
+#            arm64 when it is not there yet): make ARCH=arm64; qemu-system-arm (the arm64
+#            VM), qemu-user-static (runs the arm64 binary on the host in the tests)
 set -euo pipefail
 
 pkgs=(clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev libzstd-dev make gcc libc6-dev
 	libcmocka-dev clang-format valgrind python3 python3-prometheus-client
 	libxml2-utils mandoc man-db bash-completion lintian
-	qemu-system-x86 busybox-static cpio xz-utils zstd kmod debian-archive-keyring mmdebstrap tmux)
+	qemu-system-x86 busybox-static cpio xz-utils zstd kmod debian-archive-keyring mmdebstrap tmux
+	gcc-aarch64-linux-gnu libc6-dev-arm64-cross libbpf-dev:arm64 libelf-dev:arm64 zlib1g-dev:arm64
+	libzstd-dev:arm64 qemu-system-arm qemu-user-static)
 
 missing=()
 for p in "${pkgs[@]}"; do
@@ -30,5 +36,9 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 echo "install-deps: installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
+if [[ " ${missing[*]}" == *:arm64* ]] && ! dpkg --print-foreign-architectures | grep -qx arm64; then
+	echo "install-deps: dpkg --add-architecture arm64 (the arm64 -dev libraries of make ARCH=arm64)" >&2
+	dpkg --add-architecture arm64
+fi
 apt-get update -qq >&2
 apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2

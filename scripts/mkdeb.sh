@@ -9,6 +9,8 @@
 #   STAGE    the installed tree (emptied of anything else first by the Makefile)
 #   VERSION  the Debian version (upstream-revision), checked against the changelog
 #   DEB      the package file to write
+#   DEB_ARCH the binary's Debian architecture (amd64, the default; arm64: make ARCH=arm64)
+#   STRIP    the strip that knows the binary's architecture (default: strip)
 set -euo pipefail
 
 stage=${1:?usage: mkdeb.sh STAGE VERSION DEB} version=${2:?} deb=${3:?}
@@ -28,14 +30,22 @@ date=$(echo "$trailer" | sed -E 's/^ -- .*>  (.*)$/\1/')
 SOURCE_DATE_EPOCH=$(date -d "$date" +%s) || die "packaging/deb/changelog: bad date '$date'"
 export SOURCE_DATE_EPOCH
 
-# The Debian source packages whose code the static binary holds (policy 7.8).
-built_using=$(dpkg-query -W -f='${source:Package} (= ${source:Version}), ' \
-	libc6-dev libbpf-dev libelf-dev zlib1g-dev libzstd-dev) || die "dpkg-query: build dependencies missing"
+arch=${DEB_ARCH:-amd64}
+# The Debian source packages whose code the static binary holds (policy 7.8). arm64's
+# glibc comes with the cross compiler (libc6-dev-arm64-cross, built from
+# cross-toolchain-base), its other libraries through multiarch.
+case "$arch" in
+amd64) libs=(libc6-dev libbpf-dev libelf-dev zlib1g-dev libzstd-dev) ;;
+arm64) libs=(libc6-dev-arm64-cross libbpf-dev:arm64 libelf-dev:arm64 zlib1g-dev:arm64 libzstd-dev:arm64) ;;
+*) die "DEB_ARCH=$arch: amd64 or arm64" ;;
+esac
+built_using=$(dpkg-query -W -f='${source:Package} (= ${source:Version}), ' "${libs[@]}") ||
+	die "dpkg-query: build dependencies missing"
 built_using=$(echo "$built_using" | tr -s ' ' | sed 's/, *$//' | tr ',' '\n' | sed 's/^ //' | sort -u |
 	paste -sd, | sed 's/,/, /g')
 
 [ -x "$stage/usr/sbin/pdtrace" ] || die "$stage/usr/sbin/pdtrace: missing (make install DESTDIR=$stage PREFIX=/usr first)"
-strip --strip-unneeded --remove-section=.comment --remove-section=.note "$stage/usr/sbin/pdtrace"
+${STRIP:-strip} --strip-unneeded --remove-section=.comment --remove-section=.note "$stage/usr/sbin/pdtrace"
 gzip -9nf "$stage"/usr/share/man/man8/*.8
 doc=$stage/usr/share/doc/pdtrace
 install -d -m 0755 "$doc" "$stage/usr/share/lintian/overrides"
@@ -50,7 +60,7 @@ chmod 0755 "$stage/usr/sbin/pdtrace"
 size=$(find "$stage/usr" -printf '%y %s\n' |
 	awk '$1 == "f" { k += int(($2 + 1023) / 1024) } $1 != "f" { k += 1 } END { print k }')
 install -d -m 0755 "$stage/DEBIAN"
-sed -e "s/@VERSION@/$version/" -e "s/@MAINTAINER@/$maintainer/" \
+sed -e "s/@VERSION@/$version/" -e "s/@ARCH@/$arch/" -e "s/@MAINTAINER@/$maintainer/" \
 	-e "s/@INSTALLED_SIZE@/$size/" -e "s/@BUILT_USING@/$built_using/" \
 	"$pkg/control.in" >"$stage/DEBIAN/control"
 if grep -q '@[A-Z_]*@' "$stage/DEBIAN/control"; then

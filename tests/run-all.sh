@@ -10,6 +10,11 @@ host_only=0
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${OUTPUT:-$top/build}
 passed=0 failed=0 skipped=0
+# The part of the arm64 VM suite make test runs (the whole of it takes 13 to 26 minutes on
+# 2 cores: make vmtest-arm64): the doctor, the USB gadget filesystems on dummy_hcd, every kind
+# of finding with its stacks on the fault module (check-faultfs), and a bug's signature
+# equal to the one recorded on x86-64 (signatures).
+arm64_scenarios=(doctor fs-functionfs fs-gadgetfs check-faultfs signatures)
 
 suite() { # name command...
 	local name=$1; shift
@@ -42,6 +47,13 @@ suite fuzz make -s -C "$top" fuzz-smoke
 # The Debian package, installed into a cached Debian 12 root (made once, from the network).
 [ "$host_only" = 1 ] || suite host/deb "$top/tests/host/deb.sh"
 [ "$host_only" = 1 ] || suite vm "$top/tests/vm/run.sh"
+# arm64 (make arm64 built it): the binary on the host, its package, and a part of the VM
+# suite on Debian's arm64 kernel (make vmtest-arm64 runs all of it; docs/arm64.md).
+if [ "$host_only" != 1 ]; then
+	suite host/arm64 "$top/tests/host/arm64.sh"
+	suite host/deb-arm64 env DEB_ARCH=arm64 "$top/tests/host/deb.sh"
+	suite vm-arm64 env PDTRACE_ARCH=arm64 OUTPUT="$build/arm64" "$top/tests/vm/run.sh" "${arm64_scenarios[@]}"
+fi
 # The CI recipes of docs/ci.md, run as written.
 [ "$host_only" = 1 ] || suite vm/ci-recipe "$top/tests/vm/ci-recipe.sh"
 

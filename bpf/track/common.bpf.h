@@ -343,11 +343,74 @@ static __always_inline int stream_floor(void *dentry)
  * unwind of up to PDT_STACK_DEPTH frames). Only events that can become findings
  * need it; the others leave nstack at 0.
  */
+#if defined(__TARGET_ARCH_arm64) && defined(PDT_KPROBE_CTX)
+/*
+ * arm64, the kprobe.multi programs (PDT_KPROBE_CTX: ctx is the hooked function's entry
+ * registers): at a function's entry the return address into its caller is still in the
+ * link register, in no frame record yet, and the kernel's unwind from those registers
+ * goes from the hooked function (pc) to the frame record of the caller, whose saved link
+ * register is the caller's caller: the direct caller is missing (x86's unwind reads it
+ * from the top of the stack). Put the link register back in as the second frame, unless
+ * the unwind has it already; the outermost frame gives way when the stack is full.
+ */
+extern const void return_to_handler __ksym __weak;
+
+/*
+ * A function pdtrace also hooks at its return (kretprobe.multi: the function graph
+ * tracer) has had its link register replaced by return_to_handler before this program
+ * runs; the real return address is on the task's shadow stack (kernel/trace/fgraph.c):
+ * the top word's low 10 bits are the offset back to the last frame's struct
+ * ftrace_ret_stack, whose ret it is. That frame must be this call's (arm64 gives the
+ * entry frame pointer as its fp and retp); anything else gives 0.
+ */
+static __always_inline u64 graph_ret(struct pt_regs *ctx)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+	unsigned long *rs = t->ret_stack, top = 0;
+	int curr = t->curr_ret_stack;
+	struct ftrace_ret_stack *f;
+	u64 fp = PT_REGS_FP(ctx);
+
+	if (!rs || curr <= 1 || bpf_probe_read_kernel(&top, sizeof(top), rs + curr - 1))
+		return 0;
+	top &= 0x3ff;
+	if (!top || top > (unsigned long)curr - 1)
+		return 0;
+	f = (void *)(rs + curr - 1 - top);
+	if (!bpf_core_field_exists(f->fp) || BPF_CORE_READ(f, fp) != fp ||
+	    (u64)BPF_CORE_READ(f, retp) != fp)
+		return 0;
+	return BPF_CORE_READ(f, ret);
+}
+
+static __always_inline void add_caller(struct pt_regs *ctx, struct pdt_event_full *e)
+{
+	u64 lr = PT_REGS_RET(ctx);
+	u32 n = e->nstack;
+	int i;
+
+	if (lr && lr == (u64)&return_to_handler)
+		lr = graph_ret(ctx);
+	if (!n || n > PDT_STACK_DEPTH || !lr || (n > 1 && e->stack[1] == lr))
+		return;
+	if (n == PDT_STACK_DEPTH)
+		n--;
+	for (i = PDT_STACK_DEPTH - 1; i > 1; i--)
+		if (i <= (int)n)
+			e->stack[i] = e->stack[i - 1];
+	e->stack[1] = lr;
+	e->nstack = n + 1;
+}
+#endif
+
 static __always_inline void add_stack(void *ctx, struct pdt_event_full *e)
 {
 	long n = bpf_get_stack(ctx, e->stack, sizeof(e->stack), 0);
 
 	e->nstack = n > 0 ? n / sizeof(e->stack[0]) : 0;
+#if defined(__TARGET_ARCH_arm64) && defined(PDT_KPROBE_CTX)
+	add_caller(ctx, e);
+#endif
 }
 
 /*

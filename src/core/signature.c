@@ -16,12 +16,24 @@ static const char *const generic_frames[] = {
 	"task_work_run", "ret_from_fork",     "kthread",      "asm_exc_",      "asm_sysvec_",
 };
 
+/*
+ * arm64's way in: el0t_64_sync -> el0t_64_sync_handler -> el0_svc -> do_el0_svc ->
+ * el0_svc_common -> invoke_syscall -> __arm64_sys_NAME (compat: el0t_32_*, __arm64_compat_sys_NAME).
+ */
+static const char *const arm64_frames[] = {
+	"el0t_", "el0_svc", "do_el0_svc", "invoke_syscall", "__arm64_sys_", "__arm64_compat_sys_",
+	"el1h_",
+};
+
 bool pdt_sig_generic(const char *frame)
 {
 	size_t i;
 
 	for (i = 0; i < sizeof(generic_frames) / sizeof(generic_frames[0]); i++)
 		if (!strncmp(frame, generic_frames[i], strlen(generic_frames[i])))
+			return true;
+	for (i = 0; i < sizeof(arm64_frames) / sizeof(arm64_frames[0]); i++)
+		if (!strncmp(frame, arm64_frames[i], strlen(arm64_frames[i])))
 			return true;
 	return false;
 }

@@ -16,8 +16,19 @@ trap 'rm -rf "$tmp"' EXIT
 
 version=$(sed -n 's/^VERSION := //p' "$top/Makefile")
 rev=$(sed -n 's/^DEB_REVISION := //p' "$top/Makefile")
-deb=$build/pdtrace_$version-${rev}_amd64.deb
-make -s -C "$top" deb >"$tmp/make" 2>&1
+# DEB_ARCH=arm64: make ARCH=arm64 deb's package (build/arm64), the same tests; in the
+# Debian 12 root (amd64, arm64 added as a foreign architecture) its binary runs under
+# qemu-user (qemu-aarch64-static, copied in).
+arch=${DEB_ARCH:-amd64}
+make_args=() glibc=glibc run=()
+if [ "$arch" = arm64 ]; then
+	build=$build/arm64
+	make_args=(ARCH=arm64 OUTPUT="$build")
+	glibc=cross-toolchain-base # libc6-dev-arm64-cross's source, which holds glibc's
+	run=(/usr/bin/qemu-aarch64-static)
+fi
+deb=$build/pdtrace_$version-${rev}_$arch.deb
+make -s -C "$top" "${make_args[@]}" deb >"$tmp/make" 2>&1
 check $? "make deb" "$(tail -5 "$tmp/make")"
 [ -f "$deb" ]
 check $? "make deb wrote $(basename "$deb")"
@@ -30,16 +41,16 @@ fi
 dpkg-deb -f "$deb" >"$tmp/control"
 field() { sed -n "s/^$1: //p" "$tmp/control"; }
 [ "$(field Package)" = pdtrace ] && [ "$(field Version)" = "$version-$rev" ] &&
-	[ "$(field Architecture)" = amd64 ] && [ "$(field Section)" = admin ] &&
+	[ "$(field Architecture)" = "$arch" ] && [ "$(field Section)" = admin ] &&
 	[ "$(field Priority)" = optional ] && [[ $(field Maintainer) =~ ^[^\<]+\ \<[^@\>]+@[^\>]+\>$ ]] &&
 	[[ $(field Installed-Size) =~ ^[0-9]+$ ]] && [ "$(field Installed-Size)" -gt 1000 ] &&
 	[ -n "$(field Description)" ] && [ "$(grep -c '^ ' "$tmp/control")" -ge 5 ]
-check $? "control: Package, Version $version-$rev, Architecture, Section, Priority, Maintainer, Installed-Size, Description" "$(cat "$tmp/control")"
-for src in glibc libbpf elfutils zlib libzstd; do
+check $? "control: Package, Version $version-$rev, Architecture $arch, Section, Priority, Maintainer, Installed-Size, Description" "$(cat "$tmp/control")"
+for src in $glibc libbpf elfutils zlib libzstd; do
 	field Built-Using | tr ',' '\n' | grep -qE "^ ?$src \(= [^)]+\)$" || echo "$src"
 done >"$tmp/bu"
 [ ! -s "$tmp/bu" ]
-check $? "control: Built-Using names the libraries linked in (glibc, libbpf, elfutils, zlib, libzstd)" \
+check $? "control: Built-Using names the libraries linked in ($glibc, libbpf, elfutils, zlib, libzstd)" \
 	"missing: $(cat "$tmp/bu")" "Built-Using: $(field Built-Using)"
 ! grep -q '^Depends:' "$tmp/control"
 check $? "control: no Depends (a static binary)" "$(grep '^Depends:' "$tmp/control")"
@@ -96,8 +107,11 @@ check $? "copyright: DEP-5, Files: * under GPL-2, the only licence of the source
 
 # A second build is the same file, byte for byte.
 mkdir -p "$tmp/again"
-make -s -C "$top" install DESTDIR="$tmp/again" PREFIX=/usr >/dev/null 2>&1 &&
-	"$top/scripts/mkdeb.sh" "$tmp/again" "$version-$rev" "$tmp/again.deb" >/dev/null 2>&1 && cmp -s "$deb" "$tmp/again.deb"
+strip="strip"
+[ "$arch" = amd64 ] || strip=aarch64-linux-gnu-strip
+make -s -C "$top" "${make_args[@]}" install DESTDIR="$tmp/again" PREFIX=/usr >/dev/null 2>&1 &&
+	DEB_ARCH=$arch STRIP=$strip "$top/scripts/mkdeb.sh" "$tmp/again" "$version-$rev" "$tmp/again.deb" >/dev/null 2>&1 &&
+	cmp -s "$deb" "$tmp/again.deb"
 check $? "a second build of the package is identical"
 
 # lintian: no error, no warning (the overrides it ships say why each is there).
@@ -130,10 +144,14 @@ check $? "a Debian 12 root with man-db (tests/host/debroot.sh)" "$(tail -5 "$tmp
 	skip_root "no Debian 12 root"
 root=$tmp/root
 cp -a "$base" "$root" && cp "$deb" "$root/tmp/pdtrace.deb"
+if [ "$arch" = arm64 ]; then
+	chroot "$root" dpkg --add-architecture arm64 && cp "$(command -v qemu-aarch64-static)" "$root/usr/bin/"
+	check $? "there: arm64 a foreign architecture, qemu-aarch64-static to run the binary"
+fi
 in_root() { chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C.UTF-8 "$@"; }
 in_root dpkg -i /tmp/pdtrace.deb >"$tmp/dpkg" 2>&1
 check $? "dpkg -i pdtrace.deb into a fresh bookworm root" "$(tail -5 "$tmp/dpkg")"
-out=$(in_root sh -c 'command -v pdtrace && pdtrace --version' 2>&1)
+out=$(in_root sh -c "command -v pdtrace && ${run[*]} \$(command -v pdtrace) --version" 2>&1)
 [ "$out" = "/usr/sbin/pdtrace
 pdtrace $version" ]
 check $? "there: pdtrace is /usr/sbin/pdtrace, --version says $version" "$out"
@@ -151,7 +169,7 @@ in_root env MANWIDTH=80 man --warnings pdtrace-check >"$tmp/render" 2>"$tmp/rerr
 check $? "there: man pdtrace-check renders, without a warning" "$(head -5 "$tmp/rerr")"
 # doctor in a chroot (no /sys, no /proc), as root: no kernel BTF, privileges read from
 # capget(2). Its contract: exit 2, the table, a problem line per reason, the verdict.
-in_root pdtrace doctor >"$tmp/out" 2>"$tmp/err"
+in_root "${run[@]}" /usr/sbin/pdtrace doctor >"$tmp/out" 2>"$tmp/err"
 rc=$?
 [ "$rc" -eq 2 ] && [ ! -s "$tmp/err" ] &&
 	grep -q '^kernel BTF  *MISSING  *no /sys/kernel/btf/vmlinux (.*): CONFIG_DEBUG_INFO_BTF is needed$' "$tmp/out" &&

@@ -37,7 +37,9 @@ done
 first_error() { grep -m1 -E 'error|Error|No such|not found' "$1" || tail -n1 "$1"; }
 
 build_in_chroot() { # root log
-	local root=$1 log=$2 work=/tmp/pdt-kmod
+	local root=$1 log=$2 work=/tmp/pdt-kmod cross=()
+	# Debian's arm64 kernel, cross-compiled (tests/vm/sid-chroot.sh).
+	case "$ver" in *-arm64) cross=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-) ;; esac
 	rm -rf "${root:?}$work"
 	mkdir -p "$root$work"
 	cp "$src/pdt_faultfs.c" "$src/Kbuild" "$root$work/"
@@ -45,7 +47,7 @@ build_in_chroot() { # root log
 	mount -t proc proc "$root/proc" || die "cannot mount /proc in $root"
 	local rc=0
 	env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LC_ALL=C.UTF-8 \
-		chroot "$root" make -C "/usr/src/linux-headers-$ver" M="$work" modules >"$log" 2>&1 || rc=$?
+		chroot "$root" make -C "/usr/src/linux-headers-$ver" "${cross[@]}" M="$work" modules >"$log" 2>&1 || rc=$?
 	umount "$root/proc" || echo "kmod: warning: could not unmount $root/proc" >&2
 	[ $rc -eq 0 ] || die "building pdt_faultfs.ko for $ver failed: $(first_error "$log") (see $log)"
 	cp "$root$work/pdt_faultfs.ko" "$out/pdt_faultfs.ko.new"

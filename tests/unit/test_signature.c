@@ -182,6 +182,10 @@ static void test_unknown_and_generic_frames(void **state)
 	(void)state;
 	assert_true(pdt_sig_generic("entry_SYSCALL_64_after_hwframe"));
 	assert_true(pdt_sig_generic("__x64_sys_openat"));
+	assert_true(pdt_sig_generic("__arm64_sys_write"));
+	assert_true(pdt_sig_generic("invoke_syscall"));
+	assert_true(pdt_sig_generic("el0_svc_common"));
+	assert_true(pdt_sig_generic("el0t_64_sync_handler"));
 	assert_false(pdt_sig_generic("vfs_write"));
 	orphan_at(&f, 0xffffffff81000000ULL, 0xffffffffc0000000ULL, 4);
 	f.stack[2] = 0x1000; /* unknown */

@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
-# Download Debian's packaged kernel (generic amd64 flavour from sid) into a cache
-# outside the work tree, and reuse it when it is already there.
+# Download Debian's packaged kernel (generic amd64 flavour from sid, or arm64's) into a
+# cache outside the work tree, and reuse it when it is already there.
 #
-# Usage: fetch-kernel.sh [--kunit]
+# Usage: fetch-kernel.sh [--kunit | --busybox]
 #   --kunit  instead, the kernel's own KTAP parser (tools/testing/kunit from the suite's
 #            linux-source-7.2): prints the directory holding kunit_parser.py
+#   --busybox  instead, the suite's busybox-static for PDTRACE_ARCH (the guest's shell
+#            where that is not the host's architecture): prints the binary's path
 #   PDTRACE_CACHE      cache root (default: ${XDG_CACHE_HOME:-$HOME/.cache}/pdtrace)
 #   PDTRACE_KERNEL_VER kernel ABI version (e.g. 7.2.13+deb14-amd64); default: resolved
 #                      from sid's linux-image-amd64 meta package
+#   PDTRACE_ARCH       Debian architecture of the kernel: amd64 (default) or arm64
+#                      (linux-image-arm64; its vmlinuz is an EFI Image, not a bzImage)
 #   PDTRACE_SUITE      Debian suite to take the kernel from (default: sid)
 #   PDTRACE_MIRROR     Debian mirror URL (default: the one apt already uses)
 #
@@ -16,7 +20,12 @@ set -euo pipefail
 
 cache=${PDTRACE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pdtrace}
 suite=${PDTRACE_SUITE:-sid}
-apt_dir=$cache/apt-$suite
+arch=${PDTRACE_ARCH:-amd64}
+case "$arch" in
+amd64) apt_dir=$cache/apt-$suite ;;
+arm64) apt_dir=$cache/apt-$suite-$arch ;;
+*) echo "fetch-kernel: unsupported PDTRACE_ARCH '$arch' (amd64, arm64)" >&2; exit 2 ;;
+esac
 
 die() { echo "fetch-kernel: $*" >&2; exit 2; }
 
@@ -27,6 +36,7 @@ apt_opts() {
 		-o Dir::State::Lists="$apt_dir/lists" -o Dir::Cache="$apt_dir/cache" \
 		-o Dir::State::status=/dev/null -o Acquire::Check-Valid-Until=false \
 		-o APT::Get::List-Cleanup=false -o APT::Sandbox::User=root
+	[ "$arch" = amd64 ] || echo -o APT::Architecture="$arch" -o APT::Architectures="$arch"
 }
 
 apt_update() {
@@ -36,6 +46,7 @@ Types: deb
 URIs: $(debian_mirror)
 Suites: $suite
 Components: main
+Architectures: $arch
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 EOS
 	# shellcheck disable=SC2046
@@ -43,10 +54,10 @@ EOS
 }
 
 resolve_version() {
-	# linux-image-amd64 depends on linux-image-VER-amd64 (or linux-image-VER-amd64-unsigned)
+	# linux-image-ARCH depends on linux-image-VER-ARCH (or linux-image-VER-ARCH-unsigned)
 	# shellcheck disable=SC2046
-	apt-cache $(apt_opts) depends linux-image-amd64 2>/dev/null |
-		sed -n 's/.*Depends: linux-image-\([0-9][^ ]*-amd64\)\(-unsigned\)\?$/\1/p' | head -n1
+	apt-cache $(apt_opts) depends "linux-image-$arch" 2>/dev/null |
+		sed -n "s/.*Depends: linux-image-\([0-9][^ ]*-$arch\)\(-unsigned\)\?\$/\1/p" | head -n1
 }
 
 download() { # package -> path of the .deb
@@ -80,16 +91,43 @@ kunit() {
 	echo "$dir"
 }
 
+# busybox-static of the suite and architecture, unpacked alone.
+busybox() {
+	[ -d "$apt_dir/lists" ] && ls "$apt_dir"/lists/*Packages* >/dev/null 2>&1 || apt_update
+	local v dir deb
+	# shellcheck disable=SC2046
+	v=$(apt-cache $(apt_opts) show "busybox-static:$arch" 2>/dev/null | sed -n 's/^Version: //p' | head -n1)
+	[ -n "$v" ] || die "no busybox-static for $arch in $suite"
+	dir=$cache/busybox-${v#*:}-$arch
+	if [ ! -x "$dir/busybox" ]; then
+		tmp=$(mktemp -d "$cache/.fetch.XXXXXX")
+		trap 'rm -rf "$tmp"' EXIT
+		echo "fetch-kernel: downloading Debian's busybox-static $v ($suite, $arch)" >&2
+		deb=$(download busybox-static "$tmp")
+		dpkg-deb -x "$deb" "$tmp/root"
+		[ -x "$tmp/root/bin/busybox" ] || [ -x "$tmp/root/usr/bin/busybox" ] || die "no busybox in $deb"
+		mkdir -p "$dir.new"
+		cp "$(ls "$tmp"/root/bin/busybox "$tmp"/root/usr/bin/busybox 2>/dev/null | head -n1)" "$dir.new/busybox"
+		rm -rf "$dir"
+		mv "$dir.new" "$dir"
+	fi
+	echo "$dir/busybox"
+}
+
 main() {
 	if [ "${1:-}" = --kunit ]; then
 		kunit
+		return
+	fi
+	if [ "${1:-}" = --busybox ]; then
+		busybox
 		return
 	fi
 	local ver=${PDTRACE_KERNEL_VER:-}
 	if [ -z "$ver" ]; then
 		apt_update
 		ver=$(resolve_version)
-		[ -n "$ver" ] || die "cannot resolve the kernel version from $suite's linux-image-amd64"
+		[ -n "$ver" ] || die "cannot resolve the kernel version from $suite's linux-image-$arch"
 	fi
 	local kdir=$cache/kernel-$ver
 	if [ -f "$kdir/vmlinuz" ] && [ -d "$kdir/modules" ] && [ -f "$kdir/VERSION" ]; then

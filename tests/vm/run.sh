@@ -11,6 +11,8 @@
 #   --results DIR: what the scenarios leave in the guest's /results comes back there
 #   SCENARIO: names under tests/vm/scenarios (default: all)
 #   --demo: run tests/vm/demo.sh in the guest and print what it prints
+#   PDTRACE_ARCH=arm64: Debian's arm64 kernel in qemu-system-aarch64 (virt machine), the
+#     binaries of make ARCH=arm64 (build/arm64, or OUTPUT), results in OUTPUT/vm
 # A scenario whose header has "# boot: own" gets a boot of its own (deliberate
 # leaks kill the umount task, so they must not share a guest with others).
 # "# kmods: pdt_faultfs" names modules built from this tree (tests/kmod/build.sh),
@@ -31,6 +33,41 @@ scenarios=()
 
 die() { echo "vm: $*" >&2; exit 2; }
 
+# The guest's architecture. amd64: qemu-system-x86_64, build/pdtrace, two serial ports
+# (console, results). arm64 (make vmtest-arm64): qemu-system-aarch64's virt machine, whose
+# one UART (ttyAMA0) is the console, the results on a virtio console (hvc0), busybox
+# from Debian's arm64 busybox-static, the binaries of make ARCH=arm64.
+arch=${PDTRACE_ARCH:-amd64}
+case "$arch" in
+amd64)
+	bin=$top/build busybox=/bin/busybox qemu=qemu-system-x86_64 tap=vm
+	qemu_args=(-accel tcg,thread=single -cpu max -m 1024 -smp 2 -no-reboot
+		-display none -monitor none -nodefaults)
+	append_con="console=ttyS0"
+	;;
+arm64)
+	export OUTPUT=${OUTPUT:-$top/build/arm64}
+	bin=$OUTPUT out=$OUTPUT/vm qemu=qemu-system-aarch64 tap=vm-arm64
+	busybox=$(PDTRACE_ARCH=arm64 "$top/tests/vm/fetch-kernel.sh" --busybox) || die "cannot get Debian's arm64 busybox-static"
+	# pauth-impdef: the same pointer authentication with a cheap algorithm instead of
+	# QARMA, which software emulation computes slowly.
+	qemu_args=(-M virt -accel tcg,thread=single -cpu max,pauth-impdef=on -m 1024 -smp 2 -no-reboot
+		-display none -monitor none -nodefaults)
+	append_con="console=ttyAMA0 pdtrace.out=hvc0"
+	;;
+*) die "unsupported PDTRACE_ARCH '$arch' (amd64, arm64)" ;;
+esac
+
+# The results port on the host, written to FILE: the second serial port, or arm64's
+# virtio console.
+results_port() { # file
+	if [ "$arch" = arm64 ]; then
+		res_args=(-device virtio-serial-pci -chardev "file,id=results,path=$1" -device virtconsole,chardev=results)
+	else
+		res_args=(-serial "file:$1")
+	fi
+}
+
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) kernel=${2:?--kernel needs a path}; shift 2 ;;
@@ -40,7 +77,7 @@ while [ $# -gt 0 ]; do
 	--scenarios) user_dir=${2:?--scenarios needs a directory}; shift 2 ;;
 	--results) results=${2:?--results needs a directory}; shift 2 ;;
 	-v) verbose=1; shift ;;
-	-h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) die "unknown option '$1'" ;;
 	*) scenarios+=("$1"); shift ;;
 	esac
@@ -164,6 +201,7 @@ sid_root() { # names...
 	local s want=0 ver dir
 	for s in "$@"; do [ "$(header "$s" root)" != sid ] || want=1; done
 	[ $want -eq 1 ] || return 0
+	[ "$arch" = amd64 ] || die "'# root: sid' scenarios run on amd64 only (the sid root is amd64's)"
 	ver=$kver
 	[ -n "$ver" ] || ver=$(cat "$("$top/tests/vm/fetch-kernel.sh")/VERSION") || die "no kernel version for the sid root"
 	dir=$("$top/tests/bench/mkroot.sh" "$ver") || die "cannot make the sid root"
@@ -175,15 +213,15 @@ build_initramfs() { # names...
 	local root=$out/root mods=() kmods=() s
 	rm -rf "$root"
 	mkdir -p "$root"/{bin,scenarios,lib}
-	cp /bin/busybox "$root/bin/busybox"
-	cp "$top/build/pdtrace" "$root/bin/pdtrace"
+	cp "$busybox" "$root/bin/busybox"
+	cp "$bin/pdtrace" "$root/bin/pdtrace"
 	cp "$top/tests/vm/guest/init" "$root/init"
 	cp "$top/tests/vm/guest/lib.sh" "$root/lib.sh"
 	cp "$top"/tests/vm/scenarios/*.sh "$root/scenarios/"
 	# Filesystem workloads and the static helpers they run (make guest-tools).
 	mkdir -p "$root/workloads"
 	cp "$top"/tests/vm/workloads/*.sh "$root/workloads/"
-	cp "$top"/build/guest-tools/* "$root/bin/"
+	cp "$bin"/guest-tools/* "$root/bin/"
 	[ $demo -eq 0 ] || cp "$top/tests/vm/demo.sh" "$root/scenarios/demo.sh"
 	if [ -n "$user_dir" ]; then
 		cp -r "$user_dir" "$root/ci"
@@ -203,8 +241,6 @@ build_initramfs() { # names...
 }
 
 # Boot once, running the given scenarios; leaves results in $out/boot-N.{results,console}.
-qemu_args=(-accel tcg,thread=single -cpu max -m 1024 -smp 2 -no-reboot
-	-display none -monitor none -nodefaults)
 
 # "# console: tmux": the guest's console is a terminal. qemu runs in a detached tmux
 # session, its first serial port on the pane; tests/vm/scenarios/NAME.host then drives
@@ -214,11 +250,12 @@ boot_tmux() { # index name limit
 	local idx=$1 name=$2 limit=$3 sock=$out/tmux-$1.sock hostrc=0 res=$out/boot-$1.results
 	command -v tmux >/dev/null || die "scenario $name needs tmux"
 	rm -f "$sock"
+	results_port "$res"
 	tmux -S "$sock" new-session -d -s pdt -x 100 -y 30 \
-		"timeout --foreground --kill-after=10 $limit qemu-system-x86_64 ${qemu_args[*]} \
-		-chardev stdio,id=con,signal=off -serial chardev:con -serial file:$res \
+		"timeout --foreground --kill-after=10 $limit $qemu ${qemu_args[*]} \
+		-chardev stdio,id=con,signal=off -serial chardev:con ${res_args[*]} \
 		-kernel '${boot_kernel:-$kernel}' -initrd '$out/initrd.gz' \
-		-append 'console=ttyS0 panic=-1 oops=panic quiet pdtrace.run=$name$results_arg' 2>'$out/boot-$idx.qemu'"
+		-append '$append_con panic=-1 oops=panic quiet pdtrace.run=$name$results_arg' 2>'$out/boot-$idx.qemu'"
 	PDT_TMUX="tmux -S $sock" PDT_PANE=pdt bash "$top/tests/vm/scenarios/$name.host" \
 		>"$out/boot-$idx.host" 2>&1 || hostrc=$?
 	# Wait for the guest to power off (the host part ends it, or the timeout does).
@@ -246,10 +283,11 @@ boot() { # index names...
 	if [ $# -eq 1 ] && [ "$(header "$1" console)" = tmux ]; then
 		boot_tmux "$idx" "$1" "$limit"
 	else
-		timeout --kill-after=10 "$limit" qemu-system-x86_64 "${qemu_args[@]}" \
+		results_port "$out/boot-$idx.results"
+		timeout --kill-after=10 "$limit" "$qemu" "${qemu_args[@]}" \
 			-kernel "${boot_kernel:-$kernel}" -initrd "$out/initrd.gz" \
-			-serial "file:$out/boot-$idx.console" -serial "file:$out/boot-$idx.results" \
-			-append "console=ttyS0 panic=-1 oops=panic quiet pdtrace.run=$list$results_arg" \
+			-serial "file:$out/boot-$idx.console" "${res_args[@]}" \
+			-append "$append_con panic=-1 oops=panic quiet pdtrace.run=$list$results_arg" \
 			</dev/null >/dev/null 2>"$out/boot-$idx.qemu" || true
 	fi
 	# The guest's tty turns \n into \r\n.
@@ -275,26 +313,26 @@ report() { # index names...
 		n=$((n + 1))
 		rc=$(awk -v s="$s" '$1 == "@@PDT" && $2 == "END" && $3 == s { print $4 }' "$res")
 		if [ "$rc" = 0 ]; then
-			echo "ok $n - vm/$s"
+			echo "ok $n - $tap/$s"
 			pass=$((pass + 1))
 			[ $verbose -eq 0 ] || scenario_output "$res" "$s"
 			continue
 		fi
 		if [ "$rc" = 77 ]; then
-			echo "ok $n - vm/$s # SKIP $(scenario_output "$res" "$s" | sed -n 's/^#   SKIP: //p' | tail -n1)"
+			echo "ok $n - $tap/$s # SKIP $(scenario_output "$res" "$s" | sed -n 's/^#   SKIP: //p' | tail -n1)"
 			skip=$((skip + 1))
 			[ $verbose -eq 0 ] || scenario_output "$res" "$s"
 			continue
 		fi
 		fail=$((fail + 1))
 		if ! grep -q '^@@PDT BOOTED' "$res"; then
-			echo "not ok $n - vm/$s # the guest never reached init (boot failed; see $out/boot-$idx.console)"
+			echo "not ok $n - $tap/$s # the guest never reached init (boot failed; see $out/boot-$idx.console)"
 		elif [ -z "$rc" ]; then
-			echo "not ok $n - vm/$s # did not finish: guest hung, crashed or timed out (see $out/boot-$idx.console)"
+			echo "not ok $n - $tap/$s # did not finish: guest hung, crashed or timed out (see $out/boot-$idx.console)"
 		elif [ "$rc" = 143 ]; then
-			echo "not ok $n - vm/$s # timed out after $(header "$s" timeout)s in the guest"
+			echo "not ok $n - $tap/$s # timed out after $(header "$s" timeout)s in the guest"
 		else
-			echo "not ok $n - vm/$s # exit status $rc"
+			echo "not ok $n - $tap/$s # exit status $rc"
 		fi
 		scenario_output "$res" "$s"
 	done
@@ -307,9 +345,9 @@ scenario_output() { # results name
 }
 
 main() {
-	[ -x "$top/build/pdtrace" ] || die "build/pdtrace is missing: run make first"
-	[ -x "$top/build/guest-tools/pdt-fsop" ] && [ -x "$top/build/guest-tools/pdt-bpfpin" ] ||
-		die "build/guest-tools is missing: run make guest-tools first"
+	[ -x "$bin/pdtrace" ] || die "${bin#"$top"/}/pdtrace is missing: run make first"
+	[ -x "$bin/guest-tools/pdt-fsop" ] && [ -x "$bin/guest-tools/pdt-bpfpin" ] ||
+		die "${bin#"$top"/}/guest-tools is missing: run make guest-tools first"
 	mkdir -p "$out"
 	pick_kernel
 	if [ $demo -eq 1 ]; then

@@ -9,6 +9,11 @@
 #   PDTRACE_CACHE  cache root (default: ${XDG_CACHE_HOME:-$HOME/.cache}/pdtrace)
 #   PDTRACE_MIRROR Debian mirror (default: the one apt already uses)
 # Prints the chroot's directory. The caller holds $cache/chroot-VERSION.lock.
+# An arm64 VERSION (...-arm64) gets an amd64 root with arm64 as a foreign architecture
+# and linux-headers-VERSION:arm64, which brings the cross compiler that kernel was
+# built with (gcc-N-for-host:arm64) and the kbuild tools for the host (Debian's way of
+# building modules for another architecture): build with ARCH=arm64
+# CROSS_COMPILE=aarch64-linux-gnu-.
 set -euo pipefail
 
 ver=${1:?usage: sid-chroot.sh VERSION [PACKAGE...]}
@@ -30,9 +35,11 @@ make_root() {
 	echo "sid-chroot: creating a sid chroot with linux-headers-$ver in $root (under a minute, about 500 MB)" >&2
 	mkdir -p "$cache"
 	rm -rf "$root.new" "$root"
-	mmdebstrap --variant=minbase --mode=root --quiet \
+	local headers=linux-headers-$ver archs=()
+	case "$ver" in *-arm64) headers=$headers:arm64 archs=(--architectures=amd64,arm64) ;; esac
+	mmdebstrap --variant=minbase --mode=root --quiet "${archs[@]}" \
 		--aptopt='Acquire::Check-Valid-Until "false"' \
-		--include="make,libc6-dev,linux-headers-$ver" \
+		--include="make,libc6-dev,$headers" \
 		sid "$root.new" "$(debian_mirror)" >"$log" 2>&1 || {
 		rm -rf "$root.new"
 		die "mmdebstrap of sid with linux-headers-$ver failed (is that package in sid?): see $log"

@@ -50,7 +50,7 @@
 #include <linux/android/binderfs.h>
 #include <sys/ioctl.h>
 
-/* USB descriptors are little endian, and so is the only guest (x86_64): no conversion. */
+/* USB descriptors are little endian, and so are the guests (x86_64, arm64): no conversion. */
 #if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "pdt-fsop's USB descriptors assume a little-endian machine"
 #endif

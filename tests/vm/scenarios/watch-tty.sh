@@ -6,6 +6,7 @@
 . /lib.sh
 mkdir -p /mnt/tt && mount -t tmpfs tt /mnt/tt && mkdir /mnt/tt/a /mnt/tt/b && touch /mnt/tt/c
 tty=/dev/ttyS0
+[ "$(uname -m)" != aarch64 ] || tty=/dev/ttyAMA0 # the virt machine's UART
 stty -F $tty rows 30 cols 100
 $PDTRACE watch -i 0.5 --fs tmpfs <$tty >$tty 2>&1 &
 pid=$!
