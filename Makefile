@@ -40,7 +40,7 @@ $(error ARCH=$(ARCH): pdtrace builds for x86 and arm64)
 endif
 # What runs on the build machine (unit tests, fuzzers, the x86 VM suites) is x86's:
 # make test builds arm64 too, and make vmtest-arm64 boots it.
-HOST_ONLY_GOALS := arm64 vmtest-arm64 test check hosttest unittest stress clienttest vmtest demo bench floor stream-floor \
+HOST_ONLY_GOALS := arm64 vmtest-arm64 hunt test check hosttest unittest stress clienttest vmtest demo bench floor stream-floor \
 	kmod kernel kerneltest fuzz-smoke
 ifeq ($(ARCH),arm64)
 ifneq ($(filter $(HOST_ONLY_GOALS),$(MAKECMDGOALS)),)
