@@ -43,6 +43,7 @@ enum pdt_event_type {
 	PDT_EV_WALK_ENTRY,  /* one dentry the walk found (struct pdt_walk_entry) */
 	PDT_EV_MODULE_LOAD, /* a module is about to run its init (struct pdt_module_event) */
 	PDT_EV_MODULE_FREE, /* a module's exit ran, its memory is about to go */
+	PDT_EV_ELIDED, /* counts of user entries kept off the stream (struct pdt_elided_event) */
 	PDT_EV_MAX,
 };
 
@@ -79,10 +80,12 @@ enum pdt_origin {
 #define PDT_F_IN_REMOVAL (1u << 4)     /* inside a recursive removal (removal_root set) */
 #define PDT_F_TRACKED (1u << 5) /* unused since recording format 1.1 (was: in the BPF dentry map) */
 #define PDT_F_IS_DIR (1u << 6)
-#define PDT_F_AT_UMOUNT (1u << 7)    /* EATEN: seen by the umount walk, not at the kill */
-#define PDT_F_WALK_END (1u << 8)     /* WALK: the walk is over (else it starts) */
-#define PDT_F_USER_REMOVE (1u << 9)  /* DISCARD: of the entry a user's unlink/rmdir holds */
-#define PDT_F_FIRST_OF_SB (1u << 10) /* the first full event of its superblock: names set */
+#define PDT_F_AT_UMOUNT (1u << 7)     /* EATEN: seen by the umount walk, not at the kill */
+#define PDT_F_WALK_END (1u << 8)      /* WALK: the walk is over (else it starts) */
+#define PDT_F_USER_REMOVE (1u << 9)   /* DISCARD: of the entry a user's unlink/rmdir holds */
+#define PDT_F_FIRST_OF_SB (1u << 10)  /* the first full event of its superblock: names set */
+#define PDT_F_MATERIALIZED (1u << 11) /* PERSIST: of an elided entry, sent when it mattered */
+#define PDT_F_WALK_MOVED (1u << 12)   /* WALK end: elided entries came or went during the walk */
 
 /*
  * Every event starts with this header. Kernel addresses (dentry, parent, sb,
@@ -112,7 +115,7 @@ struct pdt_event_full {
 	char fs_type[PDT_FSTYPE_LEN];
 	char s_id[PDT_SID_LEN];
 	unsigned int nstack; /* frames in stack */
-	unsigned int pad;
+	unsigned int slot;   /* PDT_F_FIRST_OF_SB: its superblock's pdt_slots index + 1 (0: none) */
 	unsigned long long stack[PDT_STACK_DEPTH];
 	char path[PDT_PATH_LEN]; /* from the superblock root, "/" for the root */
 };
@@ -151,18 +154,44 @@ struct pdt_module_event {
 	char name[PDT_MODNAME_LEN];
 };
 
+/*
+ * Elision: a user-made entry whose life holds nothing a rule looks at (made persistent by
+ * a user's create, discarded by a user's unlink or unpinned at umount, nothing in between
+ * but renames) never reaches the stream. The BPF side keeps it in a set of its own and
+ * counts it in its superblock's slot (pdt_slots in the tracker's .bss); the moment it could
+ * matter it sends its PERSIST (PDT_F_MATERIALIZED) and it is tracked like any other.
+ * The counts reach the books as PDT_EV_ELIDED events: the BPF side sends one before its
+ * superblock's PDT_EV_SB_DOWN, user space one per slot that moved each time it reads
+ * the ring buffer, and at stop. A slot's counts are deltas: whoever takes them zeroes them.
+ */
+#define PDT_SB_SLOTS 4096
+struct pdt_sb_slot {
+	unsigned long long sb; /* kernel address: identity only */
+	long long made;	       /* elided persists (less those materialized since) */
+	long long discarded;   /* elided entries discarded quietly */
+	long long unpinned;    /* elided entries unpinned quietly at umount */
+};
+
+/* The header's sb and dev say whose; dentry, parent and refcount are 0. */
+struct pdt_elided_event {
+	struct pdt_event h;
+	long long made, discarded, unpinned;
+};
+
 #define PDT_W_PERSISTENT (1u << 0)
 #define PDT_W_POSITIVE (1u << 1)
 #define PDT_W_ROOT (1u << 2)
+#define PDT_W_ELIDED (1u << 3) /* in the BPF side's set of elided entries */
 
 /*
  * Indexes of the tracker's counters (pdt_counters in its .bss). Each makes the data
  * incomplete.
  */
 enum pdt_track_counter {
-	PDT_TC_LOST_EVENTS, /* ring buffer full */
-	PDT_TC_TASK_FULL,   /* task storage could not be had */
-	PDT_TC_SB_FULL,	    /* superblock map full */
+	PDT_TC_LOST_EVENTS,    /* ring buffer full */
+	PDT_TC_TASK_FULL,      /* task storage could not be had */
+	PDT_TC_SB_FULL,	       /* superblock map full */
+	PDT_TC_KIDS_UNCHECKED, /* a discarded directory had too many children to look at */
 	PDT_TC_MAX,
 };
 

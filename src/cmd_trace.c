@@ -264,6 +264,7 @@ int cmd_trace(int argc, char **argv)
 
 	pdt_parse_args(&trace_argp, trace_name, argc, argv, &args);
 	if (args.verbose) {
+		args.tracker.every_event = true; /* an elided entry would print no line */
 		args.tracker.on_raw = print_event;
 		args.tracker.raw_ctx = &tc;
 	}

@@ -64,6 +64,8 @@ static int walk(struct pdt_tracker *t, int fd, unsigned long long sb)
 	unsigned int skip = 0, runs;
 	char buf[64];
 
+	/* The books' count of elided entries, as of the walk's start (its end checks). */
+	pdt_tracker_flush_elided(t);
 	for (runs = 0; runs < WALK_MAX_RUNS; runs++) {
 		int ifd;
 

@@ -18,7 +18,12 @@
 static int on_event(void *ctx, void *data, size_t size)
 {
 	struct pdt_tracker *t = ctx;
+	const struct pdt_event_full *e = data;
 
+	/* A superblock's first event: its elided counts may be handed to the rules now. */
+	if (size == sizeof(*e) && (e->h.flags & PDT_F_FIRST_OF_SB) && e->slot &&
+	    e->slot <= PDT_SB_SLOTS)
+		t->announced[(e->slot - 1) / 8] |= 1u << ((e->slot - 1) % 8);
 	if (t->on_raw)
 		t->on_raw(data, size, t->raw_ctx);
 	pdt_rules_feed(t->rules, data, size);
@@ -216,6 +221,9 @@ int pdt_tracker_open(struct pdt_tracker *t, const struct pdt_tracker_opts *o, ch
 	select_programs(t, &f, o);
 	bpf_map__set_max_entries(t->skel->maps.events, pages * 4096);
 	t->skel->rodata->pdt_user_stacks = o->user_stacks;
+	/* PDTRACE_NO_ELIDE=1 (a testing aid): stream every entry, as trace -v does. */
+	t->skel->rodata->pdt_elide =
+	    !o->every_event && !o->user_stacks && !getenv("PDTRACE_NO_ELIDE");
 	t->skel->rodata->pdt_ring_size = (__u64)pages * 4096;
 	rc = track_bpf__load(t->skel);
 	if (rc) {
@@ -235,6 +243,47 @@ int pdt_tracker_open(struct pdt_tracker *t, const struct pdt_tracker_opts *o, ch
 	return 0;
 }
 
+/* bpf_ktime_get_ns()'s clock, for the events user space makes. */
+static unsigned long long mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (unsigned long long)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/*
+ * Hand the elided counts that piled up (pdtrace.h) to the rules, as the events a
+ * recording keeps too: one per superblock slot that moved. Read through the mapping of
+ * .bss, no syscall; each count is taken and zeroed in one atomic exchange, so none is
+ * lost to the BPF side's increments or to its own flush at a shutdown. The events
+ * already in the ring buffer are older than these counts and go after them: the counts
+ * only add, and a shutdown's own flush goes before its PDT_EV_SB_DOWN.
+ */
+void pdt_tracker_flush_elided(struct pdt_tracker *t)
+{
+	unsigned int n = __atomic_load_n(&t->skel->bss->pdt_nslots, __ATOMIC_RELAXED), i;
+	struct pdt_sb_slot *slots = (struct pdt_sb_slot *)t->skel->bss->pdt_slots;
+
+	for (i = 0; i < n && i < PDT_SB_SLOTS; i++) {
+		struct pdt_sb_slot *s = &slots[i];
+		struct pdt_elided_event ev = { 0 };
+
+		if (!(t->announced[i / 8] & (1u << (i % 8))))
+			continue;
+		ev.made = __atomic_exchange_n(&s->made, 0, __ATOMIC_RELAXED);
+		ev.discarded = __atomic_exchange_n(&s->discarded, 0, __ATOMIC_RELAXED);
+		ev.unpinned = __atomic_exchange_n(&s->unpinned, 0, __ATOMIC_RELAXED);
+		if (!ev.made && !ev.discarded && !ev.unpinned)
+			continue;
+		ev.h.type = PDT_EV_ELIDED;
+		ev.h.size = sizeof(ev);
+		ev.h.sb = s->sb;
+		ev.h.ts_ns = mono_ns();
+		on_event(t, &ev, sizeof(ev));
+	}
+}
+
 /*
  * The BPF side commits events without a wakeup (see submit() in common.bpf.h) until
  * an eighth of the buffer is waiting: wait for that or the timeout, then take
@@ -247,6 +296,7 @@ int pdt_tracker_poll(struct pdt_tracker *t, int timeout_ms)
 
 	if (n < 0 && n != -EINTR)
 		return n;
+	pdt_tracker_flush_elided(t);
 	m = ring_buffer__consume(t->rb);
 	if (m < 0)
 		return m;
@@ -268,6 +318,7 @@ void pdt_tracker_stop(struct pdt_tracker *t)
 	track_bpf__detach(t->skel);
 	while (ring_buffer__consume(t->rb) > 0)
 		;
+	pdt_tracker_flush_elided(t);
 	/* Frames of modules freed meanwhile: named after their module, not "?". */
 	modtab_ksyms(pdt_rules_modtab(t->rules), t->ksyms, &(size_t){ 0 });
 }
@@ -324,7 +375,8 @@ static unsigned long long recursion_misses(struct pdt_tracker *t, bool dput)
 void pdt_tracker_losses(struct pdt_tracker *t, unsigned long long *lost,
 			unsigned long long *map_full)
 {
-	*lost = counter(t, PDT_TC_LOST_EVENTS) + recursion_misses(t, false);
+	*lost = counter(t, PDT_TC_LOST_EVENTS) + counter(t, PDT_TC_KIDS_UNCHECKED) +
+		recursion_misses(t, false);
 	*map_full = counter(t, PDT_TC_TASK_FULL) + counter(t, PDT_TC_SB_FULL);
 }
 

@@ -23,9 +23,14 @@ struct pdt_tracker {
 	struct bpf_link *walk_link; /* the self-check's iterator, made at its first use */
 	struct pdt_facts facts;	    /* what this kernel has: the hooks attached */
 	bool no_self_check;
+	/* Slots whose superblock the rules have heard of (its first event came through). */
+	unsigned char announced[PDT_SB_SLOTS / 8];
 	void (*on_raw)(const void *data, size_t size, void *ctx);
 	void (*on_new_sb)(const struct pdt_sb *sb, const char *mountinfo, size_t len, void *ctx);
 	void *raw_ctx;
 };
+
+/* Hand the elided counts that piled up to the rules (tracker.c). */
+void pdt_tracker_flush_elided(struct pdt_tracker *t);
 
 #endif

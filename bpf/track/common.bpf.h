@@ -32,8 +32,10 @@ PDT_MAP_DECL struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, PDT_MAX_SB);
 	__type(key, u64);
-	__type(value, u8);
+	__type(value, u32); /* its pdt_slots index, PDT_NO_SLOT when they ran out */
 } sbs SEC(".maps");
+
+#define PDT_NO_SLOT 0xffffffffu
 
 /* Per-task state: what a task is in the middle of (BPF-private). */
 struct pdt_task_state {
@@ -66,8 +68,12 @@ PDT_MAP_DECL struct {
  */
 #ifdef PDT_MAPS_OWNER
 __u64 pdt_counters[PDT_TC_MAX];
+struct pdt_sb_slot pdt_slots[PDT_SB_SLOTS]; /* elided counts (see pdtrace.h), read the same way */
+__u32 pdt_nslots;			    /* slots handed out; never reused */
 #else
 extern __u64 pdt_counters[PDT_TC_MAX];
+extern struct pdt_sb_slot pdt_slots[PDT_SB_SLOTS];
+extern __u32 pdt_nslots;
 #endif
 
 /* Scratch space to build a path right to left; see fill_path(). */
@@ -161,6 +167,8 @@ static __always_inline struct pdt_task_state *task_state(bool create)
 struct pdt_sb_seen {
 	unsigned long long sb;
 	unsigned long long gen;
+	unsigned int slot;
+	unsigned int pad;
 };
 
 PDT_MAP_DECL struct {
@@ -176,30 +184,55 @@ __u64 pdt_sb_gen;
 extern __u64 pdt_sb_gen;
 #endif
 
+/* A new superblock's slot of elided counts; PDT_NO_SLOT once they are all taken. */
+static __always_inline u32 new_slot(u64 sb)
+{
+	u32 slot = __sync_fetch_and_add(&pdt_nslots, 1);
+
+	if (slot >= PDT_SB_SLOTS)
+		return PDT_NO_SLOT;
+	pdt_slots[slot & (PDT_SB_SLOTS - 1)].sb = sb;
+	return slot;
+}
+
 /*
  * Is this the first full event of superblock sb? Its names then go with it, and the
  * reader is woken at once to find the mountpoint while the filesystem is mounted.
  * The shutdown of a superblock forgets it (the address can come back as another).
+ * *slot: its slot of elided counts.
  */
-static __always_inline bool first_of_sb(u64 sb)
+static __always_inline bool first_of_sb(u64 sb, u32 *slot)
 {
 	u64 gen = *(volatile __u64 *)&pdt_sb_gen;
 	struct pdt_sb_seen *seen;
-	u32 zero = 0;
-	u8 one = 1;
-	bool first;
+	u32 zero = 0, s, *known;
+	long rc;
 
 	seen = bpf_map_lookup_elem(&sb_seen, &zero);
-	if (seen && seen->sb == sb && seen->gen == gen)
+	if (seen && seen->sb == sb && seen->gen == gen) {
+		*slot = seen->slot;
 		return false;
-	first = !bpf_map_lookup_elem(&sbs, &sb);
-	if (first && bpf_map_update_elem(&sbs, &sb, &one, BPF_NOEXIST) == -7 /* -E2BIG: full */)
-		bump(PDT_TC_SB_FULL);
+	}
+	known = bpf_map_lookup_elem(&sbs, &sb);
+	if (known) {
+		s = *known;
+	} else {
+		s = new_slot(sb);
+		rc = bpf_map_update_elem(&sbs, &sb, &s, BPF_NOEXIST);
+		if (rc == -7 /* -E2BIG: full */) {
+			bump(PDT_TC_SB_FULL);
+			s = PDT_NO_SLOT;
+		} else if (rc && (known = bpf_map_lookup_elem(&sbs, &sb))) {
+			s = *known; /* another CPU's first event of it won */
+		}
+	}
 	if (seen) {
 		seen->sb = sb;
 		seen->gen = gen;
+		seen->slot = s;
 	}
-	return first;
+	*slot = s;
+	return !known;
 }
 
 /*
@@ -417,8 +450,8 @@ static __always_inline void add_stack(void *ctx, struct pdt_event_full *e)
  * Reserve and fill a full event but for its path and stack; NULL when the ring buffer
  * is full. t as for fill_header().
  */
-static __always_inline struct pdt_event_full *reserve_full_t(u16 type, struct dentry *d,
-							     const struct pdt_task_state *t)
+static __always_inline struct pdt_event_full *
+reserve_full_sb(u16 type, struct dentry *d, const struct pdt_task_state *t, bool first, u32 slot)
 {
 	struct pdt_event_full *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	struct super_block *sb;
@@ -429,19 +462,30 @@ static __always_inline struct pdt_event_full *reserve_full_t(u16 type, struct de
 	}
 	fill_header(&e->h, type, sizeof(*e), d, t);
 	sb = d->d_sb;
+	e->slot = 0;
 	/* The superblock's names, once: the reader keeps them from its first event on. */
-	if (first_of_sb(e->h.sb)) {
+	if (first) {
 		e->h.flags |= PDT_F_FIRST_OF_SB;
 		bpf_probe_read_kernel_str(e->fs_type, sizeof(e->fs_type), sb->s_type->name);
 		bpf_probe_read_kernel_str(e->s_id, sizeof(e->s_id), sb->s_id);
+		if (slot != PDT_NO_SLOT)
+			e->slot = slot + 1;
 	} else {
 		e->fs_type[0] = '\0';
 		e->s_id[0] = '\0';
 	}
 	e->nstack = 0;
-	e->pad = 0;
 	e->path[0] = '\0';
 	return e;
+}
+
+static __always_inline struct pdt_event_full *reserve_full_t(u16 type, struct dentry *d,
+							     const struct pdt_task_state *t)
+{
+	u32 slot;
+	bool first = first_of_sb((u64)d->d_sb, &slot);
+
+	return reserve_full_sb(type, d, t, first, slot);
 }
 
 static __always_inline struct pdt_event_full *reserve_full(u16 type, struct dentry *d)

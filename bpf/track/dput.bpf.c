@@ -6,6 +6,7 @@
  * is dropping the persistence reference itself.
  */
 #include "common.bpf.h"
+#include "elide.bpf.h"
 
 SEC("fentry/dput")
 int BPF_PROG(track_dput, struct dentry *dentry)
@@ -19,6 +20,7 @@ int BPF_PROG(track_dput, struct dentry *dentry)
 		return 0;
 	/* The filters above stay outside: they are the whole cost of nearly every call. */
 	bpf_preempt_disable();
+	materialize_if(addr_of(dentry));
 	e = emit_full(ctx, PDT_EV_DPUT, dentry);
 	if (e)
 		submit(e);

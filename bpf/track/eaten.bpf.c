@@ -9,6 +9,7 @@
  * on the LRU until the umount walk, or a shrinker, finds it.
  */
 #include "common.bpf.h"
+#include "elide.bpf.h"
 
 /*
  * dentry_kill() runs once per dentry death, never on a lookup, with d_lock held
@@ -24,6 +25,7 @@ int BPF_PROG(track_kill, struct dentry *dentry)
 	PDT_FLOOR_RETURN;
 	if (!(dentry->d_flags & persistent_bit()) || dentry->d_lockref.count != 0)
 		return 0;
+	materialize_if(addr_of(dentry));
 	e = emit_full(ctx, PDT_EV_EATEN, dentry);
 	if (e)
 		submit(e);

@@ -7,6 +7,7 @@
 #define PDT_PERSIST_BPF_H
 
 #include "common.bpf.h"
+#include "elide.bpf.h"
 
 /* User origin: d_make_persistent() on the very dentry the task's create hook saw. */
 static __always_inline u8 origin_of(struct pdt_task_state *t, struct dentry *d)
@@ -26,29 +27,46 @@ static __always_inline u8 origin_of(struct pdt_task_state *t, struct dentry *d)
 	return PDT_ORIGIN_KERNEL;
 }
 
+/*
+ * A user's create, made persistent as it should be: nothing for the stream (see
+ * elide.bpf.h) unless this is its superblock's first event, which names it.
+ */
+static __always_inline bool may_elide(const struct pdt_task_state *t, u8 origin, bool was,
+				      bool dead)
+{
+	return pdt_elide && origin == PDT_ORIGIN_USER && !was && !dead && t && !t->removal_depth &&
+	       !t->umount_depth;
+}
+
 static __always_inline int on_persist(struct pt_regs *ctx, void *dentry_arg, void *inode_arg)
 {
 	struct dentry *dentry = as_dentry(dentry_arg);
 	struct pdt_task_state *t = task_state(false);
-	struct inode *inode = inode_arg;
+	struct inode *inode = inode_arg, *dir = dentry->d_parent->d_inode;
 	u8 origin = origin_of(t, dentry);
+	bool was = dentry->d_flags & persistent_bit(), dead = dir && (dir->i_flags & PDT_S_DEAD);
+	struct pdt_elided *m = elided_find((u64)dentry_arg);
 	struct pdt_event_full *e;
-	struct inode *dir;
-	bool was;
+	bool first;
+	u32 slot;
 
-	e = reserve_full_t(PDT_EV_PERSIST, dentry, t);
+	if (m) /* a second persist, or a life that ended unseen: the rules judge it */
+		materialize(m);
+	first = first_of_sb((u64)dentry->d_sb, &slot);
+	if (!first && slot != PDT_NO_SLOT && may_elide(t, origin, was, dead) &&
+	    elided_add((u64)dentry_arg, slot))
+		return 0;
+	e = reserve_full_sb(PDT_EV_PERSIST, dentry, t, first, slot);
 	if (!e)
 		return 0;
 	fill_path(dentry, e->path);
-	was = dentry->d_flags & persistent_bit();
-	dir = dentry->d_parent->d_inode;
 	e->h.origin = origin;
-	if (dir && (dir->i_flags & PDT_S_DEAD))
+	if (dead)
 		e->h.flags |= PDT_F_PARENT_DEAD;
 	if (inode && ((BPF_CORE_READ(inode, i_mode) & 00170000) == 0040000))
 		e->h.flags |= PDT_F_IS_DIR;
 	/* A finding now (persist twice, a dead parent) shows this stack whatever the origin. */
-	if (origin != PDT_ORIGIN_USER || pdt_user_stacks || was || (e->h.flags & PDT_F_PARENT_DEAD))
+	if (origin != PDT_ORIGIN_USER || pdt_user_stacks || was || dead)
 		add_stack(ctx, e);
 	submit(e);
 	return 0;
@@ -73,18 +91,45 @@ static __always_inline bool discard_may_find(struct dentry *d, const struct pdt_
 	return d->d_children.first != NULL;
 }
 
+/*
+ * An elided entry's discard with nothing in it for a rule: a user's unlink or rmdir
+ * that finds the persistence reference there, no entries below it, outside removals
+ * and umounts. (Persistent it is: the set holds persistent entries only.)
+ */
+static __always_inline bool quiet_discard(struct dentry *d, const struct pdt_task_state *t,
+					  bool user_remove)
+{
+	if (d->d_children.first || (t && (t->removal_depth || t->umount_depth)))
+		return false;
+	return !(user_remove && d->d_lockref.count <= 1);
+}
+
 static __always_inline int on_discard(struct pt_regs *ctx, void *dentry_arg)
 {
 	struct dentry *dentry = as_dentry(dentry_arg);
 	struct pdt_task_state *t = task_state(false);
-	struct pdt_event_full *e = reserve_full_t(PDT_EV_DISCARD, dentry, t);
+	bool user_remove = t && t->remove_target == (u64)dentry_arg;
+	struct pdt_elided *m = NULL;
+	struct pdt_event_full *e;
 
+	if (user_remove)
+		t->remove_target = 0;
+	if (dentry->d_flags & persistent_bit())
+		m = elided_find((u64)dentry_arg);
+	if (m) {
+		if (quiet_discard(dentry, t, user_remove)) {
+			elided_end(m, (u64)dentry_arg, false);
+			return 0;
+		}
+		materialize(m);
+	}
+	/* The rules look below it for what is still persistent (orphaned). */
+	materialize_kids(dentry);
+	e = reserve_full_t(PDT_EV_DISCARD, dentry, t);
 	if (!e)
 		return 0;
-	if (t && t->remove_target == (u64)dentry_arg) {
-		t->remove_target = 0;
+	if (user_remove)
 		e->h.flags |= PDT_F_USER_REMOVE;
-	}
 	/* The books know where a tracked entry is: only a finding needs the walk. */
 	if (discard_may_find(dentry, &e->h)) {
 		fill_path(dentry, e->path);

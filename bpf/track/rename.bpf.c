@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "common.bpf.h"
+#include "elide.bpf.h"
 
 /*
  * Renames, seen where every path of them meets: __d_move() (d_move(), d_exchange(),
@@ -13,8 +14,19 @@
  */
 static __always_inline void emit_move(struct dentry *moved, struct dentry *place)
 {
-	struct pdt_event_full *e = emit_full_nostack(PDT_EV_MOVE, place);
+	struct pdt_elided *m = elided_find(addr_of(moved));
+	struct pdt_event_full *e;
 
+	/*
+	 * An elided entry's place is read when it is sent; but the books keep the paths of
+	 * the entries below a directory relative to it: one with any goes to the books.
+	 */
+	if (m) {
+		if (!moved->d_children.first)
+			return;
+		materialize(m);
+	}
+	e = emit_full_nostack(PDT_EV_MOVE, place);
 	if (!e)
 		return;
 	e->h.dentry = (u64)moved;
@@ -42,7 +54,10 @@ int BPF_PROG(track_move, struct dentry *dentry, struct dentry *target, bool exch
 	 * still persistent here stays so, unhashed and unreachable, pinned until umount.
 	 */
 	if (target->d_flags & bit) {
-		struct pdt_event_full *e = emit_full(ctx, PDT_EV_VICTIM, target);
+		struct pdt_event_full *e;
+
+		materialize_if(addr_of(target));
+		e = emit_full(ctx, PDT_EV_VICTIM, target);
 
 		if (e)
 			submit(e);

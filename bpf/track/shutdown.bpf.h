@@ -9,6 +9,7 @@
 #define PDT_SHUTDOWN_BPF_H
 
 #include "common.bpf.h"
+#include "elide.bpf.h"
 
 static __always_inline int umount_enter(void)
 {
@@ -43,11 +44,15 @@ static __always_inline int shutdown_exit(void)
 	struct pdt_task_state *t = task_state(false);
 	struct super_block *sb;
 	struct pdt_event_full *e;
+	u32 *slot;
 
 	if (!t || !t->shutdown_sb)
 		return 0;
 	sb = (void *)t->shutdown_sb;
 	t->shutdown_sb = 0;
+	slot = bpf_map_lookup_elem(&sbs, &sb);
+	if (slot)
+		elided_flush(sb, *slot);
 	/* The address may come back as another superblock: its first event names it again. */
 	bpf_map_delete_elem(&sbs, &sb);
 	__sync_fetch_and_add(&pdt_sb_gen, 1); /* and every CPU's last one (first_of_sb()) */

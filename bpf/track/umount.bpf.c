@@ -6,6 +6,7 @@
  * The brackets of an umount are in shutdown.bpf.h.
  */
 #include "common.bpf.h"
+#include "elide.bpf.h"
 
 /*
  * A persistent dentry the walk reaches with nothing but its children holding it:
@@ -31,6 +32,7 @@ static __always_inline bool eaten_at_umount(struct dentry *d)
 SEC("fentry/select_collect_umount")
 int BPF_PROG(umount_unpin, void *data, struct dentry *dentry)
 {
+	struct pdt_elided *m;
 	struct pdt_event *e;
 
 #ifdef PDT_STREAM_FLOOR
@@ -40,6 +42,15 @@ int BPF_PROG(umount_unpin, void *data, struct dentry *dentry)
 	PDT_FLOOR_RETURN;
 	if (!(dentry->d_flags & persistent_bit()))
 		return 0;
+	/* An elided entry's unpin is counted, unless its reference was eaten. */
+	m = elided_find(addr_of(dentry));
+	if (m) {
+		if (!eaten_at_umount(dentry)) {
+			elided_end(m, m->dentry, true);
+			return 0;
+		}
+		materialize(m);
+	}
 	if (eaten_at_umount(dentry)) {
 		struct pdt_event_full *f = emit_full(ctx, PDT_EV_EATEN, dentry);
 
@@ -71,6 +82,8 @@ int BPF_PROG(umount_busy, void *data, struct dentry *dentry)
 		return 0;
 	if (dentry->d_lockref.count == 1 && (u64)dentry == (u64)data)
 		return 0;
+	if (dentry->d_flags & persistent_bit())
+		materialize_if(addr_of(dentry));
 	e = emit_full(ctx, PDT_EV_BUSY, dentry);
 	if (e)
 		submit(e);

@@ -14,6 +14,7 @@
  * once it has read what came, runs it again from that entry on.
  */
 #include "common.bpf.h"
+#include "elide.bpf.h"
 
 __u32 pdt_walk_fd = ~0u;  /* the file to walk from (set by user space) */
 __u64 pdt_walk_sb;	  /* its superblock, as the books know it */
@@ -55,6 +56,8 @@ static __always_inline bool emit_entry(struct walk *w, struct dentry *d)
 		e->wflags |= PDT_W_POSITIVE;
 	if (d == w->root)
 		e->wflags |= PDT_W_ROOT;
+	if (elided_find((u64)d))
+		e->wflags |= PDT_W_ELIDED;
 	e->dentry = (u64)d;
 	e->parent = (u64)BPF_CORE_READ(d, d_parent);
 	e->refcount = BPF_CORE_READ(d, d_lockref.count);
@@ -112,6 +115,22 @@ static int walk_step(u32 i, struct walk *w)
 	return 0;
 }
 
+/*
+ * User space took the superblock's elided counts just before the walk: any now mean
+ * elided entries came or went while it ran, which no event of the walk shows.
+ */
+static __always_inline u32 walk_moved(void)
+{
+	u64 sb = pdt_walk_sb;
+	u32 *slot = bpf_map_lookup_elem(&sbs, &sb);
+	struct pdt_sb_slot *s;
+
+	if (!slot || *slot >= PDT_SB_SLOTS)
+		return 0;
+	s = &pdt_slots[*slot];
+	return s->made || s->discarded || s->unpinned ? PDT_F_WALK_MOVED : 0;
+}
+
 static __always_inline void emit_walk_event(struct dentry *root, u32 flags)
 {
 	struct pdt_event_full *e = emit_full_nostack(PDT_EV_WALK, as_dentry(root));
@@ -144,7 +163,7 @@ int pdt_walk(struct bpf_iter__task_file *ctx)
 	pdt_walk_next = w.seq;
 	if (w.done) {
 		pdt_walk_done = 1;
-		emit_walk_event(w.root, PDT_F_WALK_END);
+		emit_walk_event(w.root, PDT_F_WALK_END | walk_moved());
 	}
 	return 0;
 }

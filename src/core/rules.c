@@ -106,6 +106,12 @@ struct removal {
 
 struct pdt_rules {
 	struct u64map dents; /* dentry address -> struct dent */
+	/*
+	 * Untracked dentry address -> how many tracked entries name it their parent: a
+	 * directory the books learn of after its children (an elided one, sent when it
+	 * mattered) starts with its count.
+	 */
+	struct u64map waiting;
 	struct u64map eaten; /* dentries whose eaten reference was reported */
 	struct walk walk;
 	struct u64map sb_index; /* sb address -> index + 1 into sbs */
@@ -201,6 +207,7 @@ struct pdt_rules *pdt_rules_new(void)
 	}
 	if (r) {
 		u64map_init(&r->dents);
+		u64map_init(&r->waiting);
 		u64map_init(&r->sb_index);
 		u64map_init(&r->removals);
 		u64map_init(&r->eaten);
@@ -233,6 +240,7 @@ void pdt_rules_free(struct pdt_rules *r)
 	while ((d = u64map_next(&r->dents, &pos, NULL)))
 		dent_free(d);
 	u64map_free(&r->dents);
+	u64map_free(&r->waiting);
 	pos = 0;
 	while ((rm = u64map_next(&r->removals, &pos, NULL)))
 		free(rm);
@@ -543,13 +551,31 @@ static void commit(struct pdt_rules *r, struct pdt_finding *f, struct pdt_sb *sb
 		r->on_finding(f, r->on_finding_ctx);
 }
 
+/* A tracked entry comes (+1) under parent or leaves it (-1). */
+static void count_child(struct pdt_rules *r, uint64_t parent, int delta)
+{
+	struct dent *p = u64map_get(&r->dents, parent);
+	uintptr_t n;
+
+	if (p) {
+		if (delta > 0 || p->children)
+			p->children += delta;
+		return;
+	}
+	n = (uintptr_t)u64map_get(&r->waiting, parent);
+	if (delta < 0 && !n)
+		return;
+	n += delta;
+	if (!n)
+		u64map_del(&r->waiting, parent);
+	else
+		u64map_put(&r->waiting, parent, (void *)n);
+}
+
 /* Take a tracked dentry out of the books (discarded, unpinned or gone with its sb). */
 static void forget(struct pdt_rules *r, struct dent *d)
 {
-	struct dent *parent = u64map_get(&r->dents, d->parent);
-
-	if (parent && parent->children)
-		parent->children--;
+	count_child(r, d->parent, -1);
 	u64map_del(&r->dents, d->dentry);
 	dent_free(d);
 }
@@ -557,7 +583,7 @@ static void forget(struct pdt_rules *r, struct dent *d)
 static void on_persist(struct pdt_rules *r, const struct pdt_event_full *e, struct pdt_sb *sb)
 {
 	const struct pdt_event *h = &e->h;
-	struct dent *d = u64map_get(&r->dents, h->dentry), *parent;
+	struct dent *d = u64map_get(&r->dents, h->dentry);
 	char path[PDT_FINDING_PATH_LEN];
 	struct pdt_finding *f;
 
@@ -606,9 +632,8 @@ static void on_persist(struct pdt_rules *r, const struct pdt_event_full *e, stru
 	d->pid = h->pid;
 	d->module = modtab_owner(r->mods, d->stack, d->nstack);
 	copy_str(d->comm, sizeof(d->comm), h->comm, sizeof(h->comm));
-	parent = u64map_get(&r->dents, h->parent);
-	if (parent)
-		parent->children++;
+	d->children = (uintptr_t)u64map_del(&r->waiting, h->dentry);
+	count_child(r, h->parent, +1);
 	sb->made++;
 	sb->live++;
 }
@@ -853,9 +878,25 @@ static void on_sb_down(struct pdt_rules *r, const struct pdt_event_full *e, stru
 	}
 }
 
+/*
+ * User entries whose whole life the BPF side kept to itself, counted (PDT_EV_ELIDED):
+ * made, and of those, discarded or unpinned quietly. Deltas, in step with the stream
+ * where it matters: a superblock's last come before its PDT_EV_SB_DOWN.
+ */
+static void on_elided(const struct pdt_elided_event *e, struct pdt_sb *sb)
+{
+	sb->made += e->made;
+	sb->discarded += e->discarded;
+	sb->unpinned += e->unpinned;
+	sb->live += e->made - e->discarded - e->unpinned;
+	sb->elided_live += e->made - e->discarded - e->unpinned;
+}
+
 static size_t expected_size(unsigned int type)
 {
 	switch (type) {
+	case PDT_EV_ELIDED:
+		return sizeof(struct pdt_elided_event);
 	case PDT_EV_UNPIN:
 		return sizeof(struct pdt_event);
 	case PDT_EV_PERSIST:
@@ -875,18 +916,14 @@ static size_t expected_size(unsigned int type)
 
 static void on_move(struct pdt_rules *r, const struct pdt_event_full *e)
 {
-	struct dent *d = u64map_get(&r->dents, e->h.dentry), *p;
+	struct dent *d = u64map_get(&r->dents, e->h.dentry);
 	char path[PDT_FINDING_PATH_LEN];
 
 	if (!d)
 		return;
-	p = u64map_get(&r->dents, d->parent);
-	if (p && p->children)
-		p->children--;
+	count_child(r, d->parent, -1);
 	d->parent = e->h.parent;
-	p = u64map_get(&r->dents, d->parent);
-	if (p)
-		p->children++;
+	count_child(r, d->parent, +1);
 	event_path(r, e, false, path, sizeof(path));
 	dent_set_path(d, path); /* keeps the old path when out of memory */
 }
@@ -1008,6 +1045,35 @@ static void note_diff(struct pdt_sb *sb, const char *path, const char *what)
 		snprintf(sb->check_first, sizeof(sb->check_first), "%.256s: %s", path, what);
 }
 
+/*
+ * The entries the BPF side keeps to itself: persistent, each, and as many as the books
+ * count.
+ */
+static void walk_compare_elided(struct pdt_rules *r, struct pdt_sb *sb)
+{
+	char path[PDT_PATH_LEN], what[96];
+	long long n = 0;
+	size_t pos = 0;
+	struct went *e;
+
+	while ((e = u64map_next(&r->walk.ents, &pos, NULL))) {
+		if (!(e->wflags & PDT_W_ELIDED))
+			continue;
+		n++;
+		if (!(e->wflags & PDT_W_PERSISTENT)) {
+			went_path(&r->walk, e, path, sizeof(path));
+			note_diff(sb, path, "kept by the BPF side, not persistent in the kernel");
+		}
+	}
+	sb->check_entries += n;
+	if (n != sb->elided_live) {
+		snprintf(what, sizeof(what),
+			 "%lld entries kept by the BPF side, %lld in the kernel", sb->elided_live,
+			 n);
+		note_diff(sb, "/", what);
+	}
+}
+
 /* Every entry the books hold for the walked superblock, against the walk. */
 static void walk_compare(struct pdt_rules *r, struct pdt_sb *sb)
 {
@@ -1032,6 +1098,7 @@ static void walk_compare(struct pdt_rules *r, struct pdt_sb *sb)
 		else if (strcmp(e->name, leaf(d->path)))
 			note_diff(sb, path, "under another name in the kernel");
 	}
+	walk_compare_elided(r, sb);
 }
 
 /* Persistent entries held by nothing but their children: eaten, seen at stop. */
@@ -1079,6 +1146,8 @@ static void on_walk(struct pdt_rules *r, const struct pdt_event_full *e, struct 
 	}
 	if (!w->open || w->sb != e->h.sb)
 		return;
+	if (e->h.flags & PDT_F_WALK_MOVED)
+		w->dirty = true;
 	walk_compare(r, sb);
 	if (sb->check_diffs && w->dirty)
 		sb->check = PDT_CHECK_BUSY;
@@ -1162,7 +1231,9 @@ int pdt_rules_feed(struct pdt_rules *r, const void *data, size_t size)
 	sb = get_sb(r, h, want == sizeof(*e) ? e : NULL);
 	if (!sb)
 		return -1;
-	if (r->walk.open && h->sb == r->walk.sb && h->type != PDT_EV_WALK)
+	/* Counts change no entry: the walk compares entries. */
+	if (r->walk.open && h->sb == r->walk.sb && h->type != PDT_EV_WALK &&
+	    h->type != PDT_EV_ELIDED)
 		r->walk.dirty = true;
 	switch (h->type) {
 	case PDT_EV_PERSIST:
@@ -1197,6 +1268,9 @@ int pdt_rules_feed(struct pdt_rules *r, const void *data, size_t size)
 		break;
 	case PDT_EV_WALK:
 		on_walk(r, e, sb);
+		break;
+	case PDT_EV_ELIDED:
+		on_elided(data, sb);
 		break;
 	}
 	return 0;

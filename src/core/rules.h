@@ -112,6 +112,7 @@ struct pdt_sb {
 	long long live;		      /* made and not released yet */
 	unsigned long long findings;
 	unsigned long long eaten; /* of the made, killed with their reference eaten */
+	long long elided_live;	  /* of the live, those the BPF side keeps to itself */
 	bool unmounted;
 	enum pdt_check check;
 	unsigned long long check_entries; /* entries the books hold that the walk checked */

@@ -1,0 +1,272 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Elision (see pdtrace.h): the user-made entries kept off the stream, in a set of our
+ * own. Churn makes and removes such entries by the ten thousand a second, and no rule
+ * can fire on one whose life is a user's create and a user's unlink (or an umount's
+ * unpin): its events would only have been counted. Everything else that happens to
+ * one (a second persist, a discard with a finding in it, a removal, a kill with its
+ * reference eaten, a rename over it, a discard of its parent while it is still there)
+ * first sends the PERSIST it was spared, and the rules see the rest as usual.
+ *
+ * The set is an open-addressed table of dentry addresses, a bounded probe each: an
+ * array map, so every lookup is a few inlined instructions with no lock and no
+ * allocation, and a slot is claimed or released with one compare-and-swap. An entry
+ * that finds no free slot in its probe is not elided: it is streamed, as all were.
+ */
+#ifndef PDT_ELIDE_BPF_H
+#define PDT_ELIDE_BPF_H
+
+#include "common.bpf.h"
+
+#define PDT_ELIDE_BITS 18
+#define PDT_ELIDE_SIZE (1u << PDT_ELIDE_BITS)
+#define PDT_ELIDE_PROBE 8
+
+/* An elided entry: what its PERSIST would have said that the dentry cannot tell later. */
+struct pdt_elided {
+	unsigned long long dentry; /* 0: free */
+	unsigned int slot;	   /* its superblock's pdt_slots index */
+	unsigned int pid;
+	char comm[PDT_COMM_LEN];
+};
+
+PDT_MAP_DECL struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, PDT_ELIDE_SIZE);
+	__type(key, u32);
+	__type(value, struct pdt_elided);
+} elided SEC(".maps");
+
+/* Off for trace -v, which prints every event, and with --user-stacks. */
+#ifdef PDT_MAPS_OWNER
+const volatile bool pdt_elide = true;
+#else
+extern const volatile bool pdt_elide;
+#endif
+
+/*
+ * A dentry's address as a number: the verifier allows no hashing of a BTF pointer, but
+ * a pointer stored in a map value reads back as a plain number (root may leak them).
+ * The dispatcher's arguments are numbers already.
+ */
+PDT_MAP_DECL struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, u64);
+} addr_tmp SEC(".maps");
+
+static __always_inline u64 addr_of(const void *p)
+{
+	u32 zero = 0;
+	volatile u64 *v = bpf_map_lookup_elem(&addr_tmp, &zero);
+
+	if (!v)
+		return 0;
+	*v = (u64)p;
+	return *v;
+}
+
+static __always_inline u32 elide_hash(u64 d)
+{
+	/* Dentries are cache-line aligned: the low bits say nothing. */
+	return (u32)(((d >> 6) * 0x9E3779B97F4A7C15ULL) >> (64 - PDT_ELIDE_BITS));
+}
+
+static __always_inline struct pdt_elided *elide_at(u32 h, u32 i)
+{
+	u32 k = (h + i) & (PDT_ELIDE_SIZE - 1);
+
+	return bpf_map_lookup_elem(&elided, &k);
+}
+
+/* d's entry in the set, NULL when it is not elided. */
+static __always_inline struct pdt_elided *elided_find(u64 d)
+{
+	u32 h = elide_hash(d), i;
+
+	if (!d)
+		return NULL;
+#pragma unroll
+	for (i = 0; i < PDT_ELIDE_PROBE; i++) {
+		struct pdt_elided *m = elide_at(h, i);
+
+		if (m && m->dentry == d)
+			return m;
+	}
+	return NULL;
+}
+
+/* Take d into the set; false when its probe is full (it is streamed instead). */
+static __always_inline bool elided_add(u64 d, u32 slot)
+{
+	u32 h = elide_hash(d), i;
+
+#pragma unroll
+	for (i = 0; i < PDT_ELIDE_PROBE; i++) {
+		struct pdt_elided *m = elide_at(h, i);
+
+		if (m && !m->dentry && !__sync_val_compare_and_swap(&m->dentry, 0, d)) {
+			m->slot = slot;
+			m->pid = bpf_get_current_pid_tgid() >> 32;
+			bpf_get_current_comm(m->comm, sizeof(m->comm));
+			__sync_fetch_and_add(&pdt_slots[slot & (PDT_SB_SLOTS - 1)].made, 1);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Take m (d's entry) out of the set; false when another CPU took it first. */
+static __always_inline bool elided_take(struct pdt_elided *m, u64 d)
+{
+	return d && __sync_val_compare_and_swap(&m->dentry, d, 0) == d;
+}
+
+/* Its life ended quietly: discarded (unpin false) or unpinned at umount. */
+static __always_inline void elided_end(struct pdt_elided *m, u64 d, bool unpin)
+{
+	u32 slot = m->slot & (PDT_SB_SLOTS - 1);
+
+	if (!elided_take(m, d))
+		return;
+	if (unpin)
+		__sync_fetch_and_add(&pdt_slots[slot].unpinned, 1);
+	else
+		__sync_fetch_and_add(&pdt_slots[slot].discarded, 1);
+}
+
+/*
+ * Send the PERSIST that m's entry was spared, as it would have been but for its path
+ * (where it is now) and its time: user space tracks it from here on, and its made
+ * count moves from the slot to the stream.
+ */
+static __always_inline void materialize(struct pdt_elided *m)
+{
+	u32 slot = m->slot & (PDT_SB_SLOTS - 1), pid = m->pid;
+	u64 a = m->dentry;
+	struct dentry *d = as_dentry((void *)a);
+	struct pdt_event_full *e;
+	char comm[PDT_COMM_LEN];
+	struct inode *inode;
+
+	__builtin_memcpy(comm, m->comm, sizeof(comm));
+	if (!elided_take(m, a))
+		return;
+	e = reserve_full_sb(PDT_EV_PERSIST, d, NULL, false, PDT_NO_SLOT);
+	if (!e)
+		return; /* counted lost: the books are incomplete, the count stays in the slot */
+	__sync_fetch_and_add(&pdt_slots[slot].made, -1);
+	e->h.flags = PDT_F_MATERIALIZED | (e->h.flags & PDT_F_WAS_POSITIVE);
+	e->h.origin = PDT_ORIGIN_USER;
+	e->h.pid = pid;
+	__builtin_memcpy(e->h.comm, comm, sizeof(comm));
+	inode = d->d_inode;
+	if (inode && ((inode->i_mode & 00170000) == 0040000))
+		e->h.flags |= PDT_F_IS_DIR;
+	fill_path(d, e->path);
+	submit(e);
+}
+
+/* If the dentry at a is elided, send its PERSIST now: an event about it follows. */
+static __always_inline void materialize_if(u64 a)
+{
+	struct pdt_elided *m = elided_find(a);
+
+	if (m)
+		materialize(m);
+}
+
+/* The children of a directory, one step of bpf_loop() each. */
+struct pdt_kids {
+	u64 node; /* struct hlist_node * of the next child, 0: done */
+	u32 sib_off;
+};
+
+static int kid_step(u32 i, struct pdt_kids *k)
+{
+	u64 a = k->node - k->sib_off;
+	struct dentry *c = as_dentry((void *)a);
+
+	if (!k->node)
+		return 1;
+	if (c->d_flags & persistent_bit())
+		materialize_if(a);
+	k->node = (u64)BPF_CORE_READ(c, d_sib.next);
+	return 0;
+}
+
+#define PDT_KIDS_MAX (1u << 16)
+
+/*
+ * A directory is discarded with entries below it: the rules look for the persistent
+ * ones (orphaned), so none of them may be elided. Its children are stable here (the
+ * caller holds the directory's lock); past PDT_KIDS_MAX of them the rest is unchecked,
+ * and counted.
+ */
+static __always_inline void materialize_kids(struct dentry *dir)
+{
+	struct pdt_kids k = {
+		.node = (u64)BPF_CORE_READ(dir, d_children.first),
+		.sib_off = bpf_core_field_offset(struct dentry, d_sib),
+	};
+
+	if (!k.node)
+		return;
+	bpf_loop(PDT_KIDS_MAX, kid_step, &k, 0);
+	if (k.node)
+		bump(PDT_TC_KIDS_UNCHECKED);
+}
+
+/* A superblock's shutdown found elided entries of it still live: send them all. */
+struct pdt_sweep {
+	u32 slot;
+};
+
+static int sweep_step(u32 i, struct pdt_sweep *s)
+{
+	struct pdt_elided *m = bpf_map_lookup_elem(&elided, &i);
+	u64 d;
+
+	if (!m || !(d = m->dentry) || m->slot != s->slot)
+		return 0;
+	materialize(m);
+	return 0;
+}
+
+/*
+ * Hand a superblock's elided counts to the stream, before its PDT_EV_SB_DOWN: its
+ * books close with them. Entries still elided now were never discarded or unpinned
+ * (the umount walk did not reach them): each is sent, for pinned-after-umount.
+ */
+static __always_inline void elided_flush(void *sbp, u32 slot)
+{
+	struct pdt_elided_event *e;
+	struct pdt_sb_slot *s;
+	struct pdt_sweep sw = { .slot = slot };
+
+	if (slot >= PDT_SB_SLOTS)
+		return;
+	s = &pdt_slots[slot];
+	if (s->made - s->discarded - s->unpinned > 0)
+		bpf_loop(PDT_ELIDE_SIZE, sweep_step, &sw, 0);
+	if (!s->made && !s->discarded && !s->unpinned)
+		return;
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		bump(PDT_TC_LOST_EVENTS);
+		return;
+	}
+	__builtin_memset(e, 0, sizeof(*e));
+	e->h.type = PDT_EV_ELIDED;
+	e->h.size = sizeof(*e);
+	e->h.ts_ns = bpf_ktime_get_ns();
+	e->h.sb = (u64)sbp;
+	e->h.dev = BPF_CORE_READ((struct super_block *)sbp, s_dev);
+	e->made = __sync_lock_test_and_set(&s->made, 0);
+	e->discarded = __sync_lock_test_and_set(&s->discarded, 0);
+	e->unpinned = __sync_lock_test_and_set(&s->unpinned, 0);
+	submit(e);
+}
+
+#endif
