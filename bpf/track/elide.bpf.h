@@ -18,7 +18,9 @@
 
 #include "common.bpf.h"
 
+#ifndef PDT_ELIDE_BITS /* -DPDT_ELIDE_BITS=N: another size (make bench --bin) */
 #define PDT_ELIDE_BITS 18
+#endif
 #define PDT_ELIDE_SIZE (1u << PDT_ELIDE_BITS)
 #define PDT_ELIDE_PROBE 8
 
@@ -80,8 +82,8 @@ static __always_inline struct pdt_elided *elide_at(u32 h, u32 i)
 	return bpf_map_lookup_elem(&elided, &k);
 }
 
-/* d's entry in the set, NULL when it is not elided. */
-static __always_inline struct pdt_elided *elided_find(u64 d)
+/* d's entry in the set (*key: its index), NULL when it is not elided. */
+static __always_inline struct pdt_elided *elided_find(u64 d, u32 *key)
 {
 	u32 h = elide_hash(d), i;
 
@@ -91,30 +93,45 @@ static __always_inline struct pdt_elided *elided_find(u64 d)
 	for (i = 0; i < PDT_ELIDE_PROBE; i++) {
 		struct pdt_elided *m = elide_at(h, i);
 
-		if (m && m->dentry == d)
+		if (m && m->dentry == d) {
+			*key = (h + i) & (PDT_ELIDE_SIZE - 1);
 			return m;
+		}
 	}
 	return NULL;
 }
 
-/* Take d into the set; false when its probe is full (it is streamed instead). */
-static __always_inline bool elided_add(u64 d, u32 slot)
+/*
+ * Take d into the set, in one pass over its probe: false when the probe is full (it
+ * is streamed instead), or when d is there already (*old: a life whose end went
+ * unseen, which the rules must hear of first).
+ */
+static __always_inline bool elided_add(u64 d, u32 slot, struct pdt_elided **old, u32 *key)
 {
+	struct pdt_elided *free = NULL;
 	u32 h = elide_hash(d), i;
 
 #pragma unroll
 	for (i = 0; i < PDT_ELIDE_PROBE; i++) {
 		struct pdt_elided *m = elide_at(h, i);
 
-		if (m && !m->dentry && !__sync_val_compare_and_swap(&m->dentry, 0, d)) {
-			m->slot = slot;
-			m->pid = bpf_get_current_pid_tgid() >> 32;
-			bpf_get_current_comm(m->comm, sizeof(m->comm));
-			__sync_fetch_and_add(&pdt_slots[slot & (PDT_SB_SLOTS - 1)].made, 1);
-			return true;
+		if (!m)
+			continue;
+		if (m->dentry == d) {
+			*old = m;
+			*key = (h + i) & (PDT_ELIDE_SIZE - 1);
+			return false;
 		}
+		if (!free && !m->dentry)
+			free = m;
 	}
-	return false;
+	if (!free || __sync_val_compare_and_swap(&free->dentry, 0, d))
+		return false;
+	free->slot = slot;
+	free->pid = bpf_get_current_pid_tgid() >> 32;
+	bpf_get_current_comm(free->comm, sizeof(free->comm));
+	__sync_fetch_and_add(&pdt_slots[slot & (PDT_SB_SLOTS - 1)].made, 1);
+	return true;
 }
 
 /* Take m (d's entry) out of the set; false when another CPU took it first. */
@@ -137,25 +154,34 @@ static __always_inline void elided_end(struct pdt_elided *m, u64 d, bool unpin)
 }
 
 /*
- * Send the PERSIST that m's entry was spared, as it would have been but for its path
- * (where it is now) and its time: user space tracks it from here on, and its made
- * count moves from the slot to the stream.
+ * Send the PERSIST that the entry in set slot key was spared, as it would have been
+ * but for its path (where it is now) and its time: user space tracks it from here on,
+ * and its made count moves from the superblock's slot to the stream. A global
+ * function: the verifier checks it once per program, not at each of its callers.
  */
-static __always_inline void materialize(struct pdt_elided *m)
+#ifdef PDT_MAPS_OWNER
+__noinline int pdt_materialize(u32 key)
 {
-	u32 slot = m->slot & (PDT_SB_SLOTS - 1), pid = m->pid;
-	u64 a = m->dentry;
-	struct dentry *d = as_dentry((void *)a);
+	struct pdt_elided *m = bpf_map_lookup_elem(&elided, &key);
 	struct pdt_event_full *e;
 	char comm[PDT_COMM_LEN];
 	struct inode *inode;
+	struct dentry *d;
+	u32 slot, pid;
+	u64 a;
 
+	if (!m)
+		return 0;
+	a = m->dentry;
+	slot = m->slot & (PDT_SB_SLOTS - 1);
+	pid = m->pid;
 	__builtin_memcpy(comm, m->comm, sizeof(comm));
 	if (!elided_take(m, a))
-		return;
+		return 0;
+	d = as_dentry((void *)a);
 	e = reserve_full_sb(PDT_EV_PERSIST, d, NULL, false, PDT_NO_SLOT);
 	if (!e)
-		return; /* counted lost: the books are incomplete, the count stays in the slot */
+		return 0; /* counted lost: the books are incomplete, the count stays in the slot */
 	__sync_fetch_and_add(&pdt_slots[slot].made, -1);
 	e->h.flags = PDT_F_MATERIALIZED | (e->h.flags & PDT_F_WAS_POSITIVE);
 	e->h.origin = PDT_ORIGIN_USER;
@@ -166,15 +192,19 @@ static __always_inline void materialize(struct pdt_elided *m)
 		e->h.flags |= PDT_F_IS_DIR;
 	fill_path(d, e->path);
 	submit(e);
+	return 0;
 }
+#else
+int pdt_materialize(u32 key);
+#endif
 
 /* If the dentry at a is elided, send its PERSIST now: an event about it follows. */
 static __always_inline void materialize_if(u64 a)
 {
-	struct pdt_elided *m = elided_find(a);
+	u32 key;
 
-	if (m)
-		materialize(m);
+	if (elided_find(a, &key))
+		pdt_materialize(key);
 }
 
 /* The children of a directory, one step of bpf_loop() each. */
@@ -230,7 +260,7 @@ static int sweep_step(u32 i, struct pdt_sweep *s)
 
 	if (!m || !(d = m->dentry) || m->slot != s->slot)
 		return 0;
-	materialize(m);
+	pdt_materialize(i);
 	return 0;
 }
 

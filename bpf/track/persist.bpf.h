@@ -45,17 +45,20 @@ static __always_inline int on_persist(struct pt_regs *ctx, void *dentry_arg, voi
 	struct inode *inode = inode_arg, *dir = dentry->d_parent->d_inode;
 	u8 origin = origin_of(t, dentry);
 	bool was = dentry->d_flags & persistent_bit(), dead = dir && (dir->i_flags & PDT_S_DEAD);
-	struct pdt_elided *m = elided_find((u64)dentry_arg);
+	struct pdt_elided *m = NULL;
 	struct pdt_event_full *e;
+	u32 slot, key = 0;
 	bool first;
-	u32 slot;
 
-	if (m) /* a second persist, or a life that ended unseen: the rules judge it */
-		materialize(m);
 	first = first_of_sb((u64)dentry->d_sb, &slot);
-	if (!first && slot != PDT_NO_SLOT && may_elide(t, origin, was, dead) &&
-	    elided_add((u64)dentry_arg, slot))
-		return 0;
+	if (!first && slot != PDT_NO_SLOT && may_elide(t, origin, was, dead)) {
+		if (elided_add((u64)dentry_arg, slot, &m, &key))
+			return 0;
+	} else {
+		m = elided_find((u64)dentry_arg, &key);
+	}
+	if (m) /* a second persist, or a life that ended unseen: the rules judge it */
+		pdt_materialize(key);
 	e = reserve_full_sb(PDT_EV_PERSIST, dentry, t, first, slot);
 	if (!e)
 		return 0;
@@ -111,17 +114,18 @@ static __always_inline int on_discard(struct pt_regs *ctx, void *dentry_arg)
 	bool user_remove = t && t->remove_target == (u64)dentry_arg;
 	struct pdt_elided *m = NULL;
 	struct pdt_event_full *e;
+	u32 key = 0;
 
 	if (user_remove)
 		t->remove_target = 0;
 	if (dentry->d_flags & persistent_bit())
-		m = elided_find((u64)dentry_arg);
+		m = elided_find((u64)dentry_arg, &key);
 	if (m) {
 		if (quiet_discard(dentry, t, user_remove)) {
 			elided_end(m, (u64)dentry_arg, false);
 			return 0;
 		}
-		materialize(m);
+		pdt_materialize(key);
 	}
 	/* The rules look below it for what is still persistent (orphaned). */
 	materialize_kids(dentry);

@@ -14,17 +14,17 @@
  */
 static __always_inline void emit_move(struct dentry *moved, struct dentry *place)
 {
-	struct pdt_elided *m = elided_find(addr_of(moved));
 	struct pdt_event_full *e;
+	u32 key = 0;
 
 	/*
 	 * An elided entry's place is read when it is sent; but the books keep the paths of
 	 * the entries below a directory relative to it: one with any goes to the books.
 	 */
-	if (m) {
+	if (elided_find(addr_of(moved), &key)) {
 		if (!moved->d_children.first)
 			return;
-		materialize(m);
+		pdt_materialize(key);
 	}
 	e = emit_full_nostack(PDT_EV_MOVE, place);
 	if (!e)

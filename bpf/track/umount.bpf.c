@@ -34,6 +34,7 @@ int BPF_PROG(umount_unpin, void *data, struct dentry *dentry)
 {
 	struct pdt_elided *m;
 	struct pdt_event *e;
+	u32 key = 0;
 
 #ifdef PDT_STREAM_FLOOR
 	if (dentry->d_flags & persistent_bit())
@@ -43,13 +44,13 @@ int BPF_PROG(umount_unpin, void *data, struct dentry *dentry)
 	if (!(dentry->d_flags & persistent_bit()))
 		return 0;
 	/* An elided entry's unpin is counted, unless its reference was eaten. */
-	m = elided_find(addr_of(dentry));
+	m = elided_find(addr_of(dentry), &key);
 	if (m) {
 		if (!eaten_at_umount(dentry)) {
 			elided_end(m, m->dentry, true);
 			return 0;
 		}
-		materialize(m);
+		pdt_materialize(key);
 	}
 	if (eaten_at_umount(dentry)) {
 		struct pdt_event_full *f = emit_full(ctx, PDT_EV_EATEN, dentry);

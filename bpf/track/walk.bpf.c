@@ -56,7 +56,7 @@ static __always_inline bool emit_entry(struct walk *w, struct dentry *d)
 		e->wflags |= PDT_W_POSITIVE;
 	if (d == w->root)
 		e->wflags |= PDT_W_ROOT;
-	if (elided_find((u64)d))
+	if (elided_find((u64)d, &(u32){ 0 }))
 		e->wflags |= PDT_W_ELIDED;
 	e->dentry = (u64)d;
 	e->parent = (u64)BPF_CORE_READ(d, d_parent);

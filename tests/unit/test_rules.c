@@ -786,6 +786,130 @@ static void test_module_clean_and_unseen(void **state)
 	pdt_rules_free(r);
 }
 
+/* ---- elision: entries the BPF side keeps to itself ---- */
+
+static void elided(struct pdt_rules *r, long long made, long long discarded, long long unpinned)
+{
+	struct pdt_elided_event e = {
+		.h = { .type = PDT_EV_ELIDED, .size = sizeof(e), .sb = SB1, .dev = 27 },
+		.made = made,
+		.discarded = discarded,
+		.unpinned = unpinned
+	};
+
+	assert_int_equal(pdt_rules_feed(r, &e, sizeof(e)), 0);
+}
+
+/* The counts go into the books: made, discarded and unpinned as if streamed. */
+static void test_elided_counts(void **state)
+{
+	struct pdt_rules *r = pdt_rules_new();
+	const struct pdt_sb *sb;
+
+	(void)state;
+	persist(r, 0x100, ROOT, "/a", PDT_ORIGIN_USER, PDT_F_IS_DIR | PDT_F_FIRST_OF_SB);
+	elided(r, 5, 3, 0);
+	elided(r, 2, 1, 0);
+	sb = pdt_rules_sb(r, 0);
+	assert_int_equal(sb->made, 8);
+	assert_int_equal(sb->discarded, 4);
+	assert_int_equal(sb->live, 4);
+	assert_int_equal(sb->elided_live, 3);
+	/* One of them sent (materialized) meanwhile: its made moves to the stream. */
+	persist(r, 0x200, 0x100, "/a/f", PDT_ORIGIN_USER, PDT_F_MATERIALIZED);
+	elided(r, -1, 0, 2);
+	unpin(r, 0x200);
+	unpin(r, 0x100);
+	sb_down(r);
+	assert_int_equal(sb->made, 8);
+	assert_int_equal(sb->discarded, 4);
+	assert_int_equal(sb->unpinned, 4);
+	assert_int_equal(sb->live, 0);
+	assert_int_equal(sb->elided_live, 0);
+	assert_int_equal(pdt_rules_nfindings(r), 0);
+	pdt_rules_free(r);
+}
+
+/* Counts that do not come back to zero at the umount: the balance finding names them. */
+static void test_elided_balance(void **state)
+{
+	struct pdt_rules *r = pdt_rules_new();
+	const struct pdt_finding *f;
+
+	(void)state;
+	persist(r, 0x100, ROOT, "/a", PDT_ORIGIN_USER, 0);
+	elided(r, 3, 1, 1);
+	unpin(r, 0x100);
+	sb_down(r);
+	f = only_finding(r, PDT_KIND_IMBALANCE, PDT_RULE_SB_BALANCE);
+	assert_non_null(strstr(f->message, "made 4, discarded 1, unpinned at umount 2"));
+	pdt_rules_free(r);
+}
+
+/*
+ * A directory sent after the entries below it (an elided one, materialized when it
+ * is discarded) counts them: their orphaning is found.
+ */
+static void test_late_parent_counts_children(void **state)
+{
+	struct pdt_rules *r = pdt_rules_new();
+	const struct pdt_finding *f;
+
+	(void)state;
+	persist(r, 0x200, 0x100, "/dir/child", PDT_ORIGIN_KERNEL, 0);
+	persist(r, 0x300, 0x100, "/dir/gone", PDT_ORIGIN_KERNEL, 0);
+	discard(r, 0x300, 0x100, "/dir/gone", 0, 0);
+	persist(r, 0x100, ROOT, "/dir", PDT_ORIGIN_USER, PDT_F_IS_DIR | PDT_F_MATERIALIZED);
+	discard(r, 0x100, ROOT, "/dir", 0, 0);
+	f = only_finding(r, PDT_KIND_LEAK, PDT_RULE_ORPHANED);
+	assert_string_equal(f->path, "/dir/child");
+	pdt_rules_free(r);
+}
+
+/* The walk checks the elided entries by count: each persistent, as many as the books say. */
+static void test_walk_elided(void **state)
+{
+	struct pdt_rules *r = pdt_rules_new();
+	const struct pdt_sb *sb;
+
+	(void)state;
+	books_abc(r);
+	elided(r, 2, 0, 0);
+	walk_abc(r, "b", 0x100);
+	walk_entry(r, 0x500, ROOT, "e1", 1, PDT_W_PERSISTENT | PDT_W_POSITIVE | PDT_W_ELIDED);
+	walk_entry(r, 0x600, ROOT, "e2", 1, PDT_W_PERSISTENT | PDT_W_POSITIVE | PDT_W_ELIDED);
+	walk_mark(r, true);
+	sb = pdt_rules_sb(r, 0);
+	assert_int_equal(sb->check, PDT_CHECK_CLEAN);
+	assert_int_equal(sb->check_entries, 5);
+
+	/* One of them gone from the kernel while the BPF side still holds it. */
+	walk_abc(r, "b", 0x100);
+	walk_entry(r, 0x500, ROOT, "e1", 1, PDT_W_PERSISTENT | PDT_W_POSITIVE | PDT_W_ELIDED);
+	walk_mark(r, true);
+	assert_int_equal(sb->check, PDT_CHECK_INCONSISTENT);
+	assert_string_equal(sb->check_first, "/: 2 entries kept by the BPF side, 1 in the kernel");
+
+	/* Elided entries came or went during the walk: it proves nothing. */
+	walk_abc(r, "b", 0x100);
+	feed(r, full(PDT_EV_WALK, ROOT, ROOT, "/", PDT_F_WALK_END | PDT_F_WALK_MOVED));
+	assert_int_equal(sb->check, PDT_CHECK_BUSY);
+	pdt_rules_free(r);
+}
+
+static void test_elided_malformed(void **state)
+{
+	struct pdt_rules *r = pdt_rules_new();
+	struct pdt_elided_event e = {
+		.h = { .type = PDT_EV_ELIDED, .size = sizeof(e) - 8, .sb = SB1 }
+	};
+
+	(void)state;
+	assert_int_equal(pdt_rules_feed(r, &e, sizeof(e) - 8), -1);
+	assert_int_equal(pdt_rules_malformed(r), 1);
+	pdt_rules_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -819,6 +943,11 @@ int main(void)
 		cmocka_unit_test(test_findings_are_capped),
 		cmocka_unit_test(test_outlives_module),
 		cmocka_unit_test(test_module_clean_and_unseen),
+		cmocka_unit_test(test_elided_counts),
+		cmocka_unit_test(test_elided_balance),
+		cmocka_unit_test(test_late_parent_counts_children),
+		cmocka_unit_test(test_walk_elided),
+		cmocka_unit_test(test_elided_malformed),
 	};
 
 	return cmocka_run_group_tests_name("rules", tests, NULL, NULL);
