@@ -82,23 +82,40 @@ static __always_inline struct pdt_elided *elide_at(u32 h, u32 i)
 	return bpf_map_lookup_elem(&elided, &k);
 }
 
-/* d's entry in the set (*key: its index), NULL when it is not elided. */
-static __always_inline struct pdt_elided *elided_find(u64 d, u32 *key)
+/*
+ * Where d is in the set: its index, or -1 when it is not elided. A global function
+ * (see pdt_materialize()): most of its callers sit on paths the verifier walks
+ * many times.
+ */
+#ifdef PDT_MAPS_OWNER
+__noinline long pdt_elided_key(u64 d)
 {
 	u32 h = elide_hash(d), i;
 
 	if (!d)
-		return NULL;
+		return -1;
 #pragma unroll
 	for (i = 0; i < PDT_ELIDE_PROBE; i++) {
 		struct pdt_elided *m = elide_at(h, i);
 
-		if (m && m->dentry == d) {
-			*key = (h + i) & (PDT_ELIDE_SIZE - 1);
-			return m;
-		}
+		if (m && m->dentry == d)
+			return (h + i) & (PDT_ELIDE_SIZE - 1);
 	}
-	return NULL;
+	return -1;
+}
+#else
+long pdt_elided_key(u64 d);
+#endif
+
+/* d's entry in the set (*key: its index), NULL when it is not elided. */
+static __always_inline struct pdt_elided *elided_find(u64 d, u32 *key)
+{
+	long k = pdt_elided_key(d);
+
+	if (k < 0)
+		return NULL;
+	*key = k;
+	return bpf_map_lookup_elem(&elided, key);
 }
 
 /*
