@@ -271,20 +271,45 @@ static __always_inline void fill_header(struct pdt_event *h, u16 type, u16 size,
 }
 
 /*
- * Path of d from its superblock's root, built right to left in the per-CPU
- * scratch buffer (offsets masked so the verifier can bound every access).
- * Too deep or too long a path keeps its leaf end and starts with "...".
+ * A dentry's address as a number: the verifier allows no arithmetic on a BTF pointer,
+ * but a pointer stored in a map value reads back as a plain number (root may leak
+ * them). The dispatcher's arguments are numbers already.
  */
-static __always_inline void fill_path(struct dentry *d, char *out)
+PDT_MAP_DECL struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, u64);
+} addr_tmp SEC(".maps");
+
+static __always_inline u64 addr_of(const void *p)
+{
+	u32 zero = 0;
+	volatile u64 *v = bpf_map_lookup_elem(&addr_tmp, &zero);
+
+	if (!v)
+		return 0;
+	*v = (u64)p;
+	return *v;
+}
+
+/*
+ * Path of the dentry at a from its superblock's root, built right to left in the
+ * per-CPU scratch buffer (offsets masked so the verifier can bound every access):
+ * where it starts there. Too deep or too long a path keeps its leaf end and starts
+ * with "...". A global function: its loop is verified once per program, not at each
+ * of the many places an event takes a path.
+ */
+#ifdef PDT_MAPS_OWNER
+__noinline u32 pdt_build_path(u64 a)
 {
 	u32 zero = 0, pos = PDT_SCRATCH_MASK, len, i;
 	struct pdt_scratch *s = bpf_map_lookup_elem(&scratch, &zero);
+	struct dentry *d = as_dentry((void *)a);
 	bool truncated = false;
 
-	if (!s) {
-		out[0] = '\0';
-		return;
-	}
+	if (!s)
+		return PDT_SCRATCH_MASK;
 	s->buf[PDT_SCRATCH_MASK] = '\0';
 	for (i = 0; i < PDT_PATH_DEPTH; i++) {
 		struct dentry *parent = d->d_parent;
@@ -316,8 +341,24 @@ static __always_inline void fill_path(struct dentry *d, char *out)
 		s->buf[(pos + 1) & PDT_SCRATCH_MASK] = '.';
 		s->buf[(pos + 2) & PDT_SCRATCH_MASK] = '.';
 	}
+	return pos & PDT_SCRATCH_MASK;
+}
+#else
+u32 pdt_build_path(u64 a);
+#endif
+
+/* d's path into out (PDT_PATH_LEN bytes): see pdt_build_path(). */
+static __always_inline void fill_path(struct dentry *d, char *out)
+{
+	u32 zero = 0, pos = pdt_build_path(addr_of(d)), len;
+	struct pdt_scratch *s = bpf_map_lookup_elem(&scratch, &zero);
+
+	if (!s) {
+		out[0] = '\0';
+		return;
+	}
 	/* Its length is known: one copy, not the string helper's byte at a time. */
-	len = PDT_SCRATCH_MASK + 1 - pos;
+	len = PDT_SCRATCH_MASK + 1 - (pos & PDT_SCRATCH_MASK);
 	if (len > PDT_PATH_LEN)
 		len = PDT_PATH_LEN;
 	bpf_probe_read_kernel(out, len, &s->buf[pos & PDT_SCRATCH_MASK]);

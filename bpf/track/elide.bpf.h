@@ -23,6 +23,7 @@
 #endif
 #define PDT_ELIDE_SIZE (1u << PDT_ELIDE_BITS)
 #define PDT_ELIDE_PROBE 8
+#define PDT_MAX_DEPTH 4096 /* PATH_MAX / 2: "/x" a level at least */
 
 /* An elided entry: what its PERSIST would have said that the dentry cannot tell later. */
 struct pdt_elided {
@@ -45,29 +46,6 @@ const volatile bool pdt_elide = true;
 #else
 extern const volatile bool pdt_elide;
 #endif
-
-/*
- * A dentry's address as a number: the verifier allows no hashing of a BTF pointer, but
- * a pointer stored in a map value reads back as a plain number (root may leak them).
- * The dispatcher's arguments are numbers already.
- */
-PDT_MAP_DECL struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, u32);
-	__type(value, u64);
-} addr_tmp SEC(".maps");
-
-static __always_inline u64 addr_of(const void *p)
-{
-	u32 zero = 0;
-	volatile u64 *v = bpf_map_lookup_elem(&addr_tmp, &zero);
-
-	if (!v)
-		return 0;
-	*v = (u64)p;
-	return *v;
-}
 
 static __always_inline u32 elide_hash(u64 d)
 {
@@ -173,11 +151,11 @@ static __always_inline void elided_end(struct pdt_elided *m, u64 d, bool unpin)
 /*
  * Send the PERSIST that the entry in set slot key was spared, as it would have been
  * but for its path (where it is now) and its time: user space tracks it from here on,
- * and its made count moves from the superblock's slot to the stream. A global
- * function: the verifier checks it once per program, not at each of its callers.
+ * and its made count moves from the superblock's slot to the stream. Global
+ * functions: the verifier checks each once per program, not at each of its callers.
  */
 #ifdef PDT_MAPS_OWNER
-__noinline int pdt_materialize(u32 key)
+__noinline int pdt_send_elided(u32 key)
 {
 	struct pdt_elided *m = bpf_map_lookup_elem(&elided, &key);
 	struct pdt_event_full *e;
@@ -211,7 +189,41 @@ __noinline int pdt_materialize(u32 key)
 	submit(e);
 	return 0;
 }
+
+static int ancestor_step(u32 i, u64 *cur)
+{
+	u64 parent = (u64)BPF_CORE_READ((struct dentry *)*cur, d_parent);
+	long k;
+
+	if (!*cur || parent == *cur)
+		return 1;
+	k = pdt_elided_key(*cur);
+	if (k >= 0)
+		pdt_send_elided(k);
+	*cur = parent;
+	return 0;
+}
+
+/*
+ * The entry, then its elided ancestors: the books rebuild a path longer than the
+ * BPF side sends from the entries above it, and count the entries below each.
+ */
+__noinline int pdt_materialize(u32 key)
+{
+	struct pdt_elided *m = bpf_map_lookup_elem(&elided, &key);
+	u64 cur;
+
+	if (!m)
+		return 0;
+	cur = m->dentry;
+	pdt_send_elided(key);
+	if (cur)
+		cur = (u64)BPF_CORE_READ((struct dentry *)cur, d_parent);
+	bpf_loop(PDT_MAX_DEPTH, ancestor_step, &cur, 0);
+	return 0;
+}
 #else
+int pdt_send_elided(u32 key);
 int pdt_materialize(u32 key);
 #endif
 
@@ -277,7 +289,7 @@ static int sweep_step(u32 i, struct pdt_sweep *s)
 
 	if (!m || !(d = m->dentry) || m->slot != s->slot)
 		return 0;
-	pdt_materialize(i);
+	pdt_send_elided(i); /* their directories, elided or not, are there too */
 	return 0;
 }
 
