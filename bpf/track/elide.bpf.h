@@ -97,36 +97,30 @@ static __always_inline struct pdt_elided *elided_find(u64 d, u32 *key)
 }
 
 /*
- * Take d into the set, in one pass over its probe: false when the probe is full (it
- * is streamed instead), or when d is there already (*old: a life whose end went
- * unseen, which the rules must hear of first).
+ * Take d into the set: false when its probe is full (it is streamed instead), or when
+ * d is there already (*old, *key: a life whose end went unseen, which the rules must
+ * hear of first).
  */
 static __always_inline bool elided_add(u64 d, u32 slot, struct pdt_elided **old, u32 *key)
 {
-	struct pdt_elided *free = NULL;
 	u32 h = elide_hash(d), i;
 
+	*old = elided_find(d, key);
+	if (*old)
+		return false;
 #pragma unroll
 	for (i = 0; i < PDT_ELIDE_PROBE; i++) {
 		struct pdt_elided *m = elide_at(h, i);
 
-		if (!m)
-			continue;
-		if (m->dentry == d) {
-			*old = m;
-			*key = (h + i) & (PDT_ELIDE_SIZE - 1);
-			return false;
+		if (m && !m->dentry && !__sync_val_compare_and_swap(&m->dentry, 0, d)) {
+			m->slot = slot;
+			m->pid = bpf_get_current_pid_tgid() >> 32;
+			bpf_get_current_comm(m->comm, sizeof(m->comm));
+			__sync_fetch_and_add(&pdt_slots[slot & (PDT_SB_SLOTS - 1)].made, 1);
+			return true;
 		}
-		if (!free && !m->dentry)
-			free = m;
 	}
-	if (!free || __sync_val_compare_and_swap(&free->dentry, 0, d))
-		return false;
-	free->slot = slot;
-	free->pid = bpf_get_current_pid_tgid() >> 32;
-	bpf_get_current_comm(free->comm, sizeof(free->comm));
-	__sync_fetch_and_add(&pdt_slots[slot & (PDT_SB_SLOTS - 1)].made, 1);
-	return true;
+	return false;
 }
 
 /* Take m (d's entry) out of the set; false when another CPU took it first. */
