@@ -1,11 +1,12 @@
 # stress-ng's filesystem stressors (those that create, link, rename and remove names) on
 # tmpfs, ramfs and hugetlbfs, as its users run them: one instance of each stressor at
 # once, bounded by operation counts (--STRESSOR-ops), --temp-path on the filesystem under
-# test, --metrics-brief. Each filesystem is mounted and unmounted under pdtrace check:
-# no finding, complete data, the self-check clean, the books back to zero.
+# test, --metrics-brief; then a dozen workers at once for 15 s on tmpfs and ramfs. Each
+# filesystem is mounted and unmounted under pdtrace check, with its default buffers: no
+# finding, complete data (no event lost), the self-check clean, the books back to zero.
 # suite: clients
 # root: sid
-# timeout: 1200
+# timeout: 1500
 . /lib.sh
 need_sid stress-ng
 # STRESSOR:OPS. dentry makes --dentries entries per operation, dirmany keeps adding
@@ -78,4 +79,31 @@ fi
 stress_fs tmpfs "" $ALL
 stress_fs ramfs "" $ALL
 stress_fs hugetlbfs "-o pagesize=2M" $HUGE
+
+# Then as a stress run is mostly given: a dozen workers at once (two of each stressor that
+# makes and removes names in bulk) for 15 seconds, on tmpfs and on ramfs. Streamed, their
+# events would outrun the reader through the default ring buffer many times over.
+WORKERS="--dir 2 --dentry 2 --link 2 --symlink 2 --rename 2 --mknod 2 --timeout 15s"
+workers_fs() { # FSTYPE
+	local fs=$1 m=/mnt/w-$1 out=/tmp/client-workers-$1.out ops
+	mkdir -p "$SID$m"
+	cat >/tmp/client-workers-$fs.sh <<EOS
+. /lib.sh
+mount -t $fs workers-$fs $SID$m || exit 1
+echo "@client dev fs \$(dev_of $SID$m)"
+sid stress-ng --temp-path $m --metrics-brief $WORKERS; echo "@client stress-ng exit \$?"
+find $SID$m -mindepth 1 | sed 's/^/left: /'
+umount $SID$m || echo "@client umount failed"
+EOS
+	echo "== stress-ng on $fs: $WORKERS"
+	client_run client-workers-$fs /tmp/client-workers-$fs.sh
+	client_clean "stress-ng workers on $fs" /tmp/client-workers-$fs.json
+	expect_eq "$(grep -c '^@client stress-ng exit 0$' "$out")" 1 "stress-ng workers on $fs: exit 0"
+	expect_no_grep '^left: \|^@client umount failed' "$out" "stress-ng workers on $fs: all removed, unmounted"
+	ops=$(awk '$2 == "metrc:" && $4 != "stressor" && $5 ~ /^[0-9]+$/ { printf "%s%s %s", sep, $4, $5; sep = ", " }' "$out")
+	client_summary "stress-ng, 12 workers, 15 s" "$fs" "$ops" /tmp/client-workers-$fs.json \
+		"$(client_devs "$out" fs)"
+}
+workers_fs tmpfs
+workers_fs ramfs
 finish
