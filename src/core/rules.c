@@ -885,11 +885,15 @@ static void on_sb_down(struct pdt_rules *r, const struct pdt_event_full *e, stru
  */
 static void on_elided(const struct pdt_elided_event *e, struct pdt_sb *sb)
 {
-	sb->made += e->made;
-	sb->discarded += e->discarded;
-	sb->unpinned += e->unpinned;
-	sb->live += e->made - e->discarded - e->unpinned;
-	sb->elided_live += e->made - e->discarded - e->unpinned;
+	/* In unsigned arithmetic: a recording may hold any numbers, and wraps are defined. */
+	unsigned long long net = (unsigned long long)e->made - (unsigned long long)e->discarded -
+				 (unsigned long long)e->unpinned;
+
+	sb->made += (unsigned long long)e->made;
+	sb->discarded += (unsigned long long)e->discarded;
+	sb->unpinned += (unsigned long long)e->unpinned;
+	sb->live = (long long)((unsigned long long)sb->live + net);
+	sb->elided_live = (long long)((unsigned long long)sb->elided_live + net);
 }
 
 static size_t expected_size(unsigned int type)
