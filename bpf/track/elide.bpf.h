@@ -234,6 +234,7 @@ static __always_inline void materialize_if(u64 a)
 struct pdt_kids {
 	u64 node; /* struct hlist_node * of the next child, 0: done */
 	u32 sib_off;
+	u32 persistent; /* children found persistent */
 };
 
 static int kid_step(u32 i, struct pdt_kids *k)
@@ -243,8 +244,10 @@ static int kid_step(u32 i, struct pdt_kids *k)
 
 	if (!k->node)
 		return 1;
-	if (c->d_flags & persistent_bit())
+	if (c->d_flags & persistent_bit()) {
 		materialize_if(a);
+		k->persistent++;
+	}
 	k->node = (u64)BPF_CORE_READ(c, d_sib.next);
 	return 0;
 }
@@ -255,9 +258,10 @@ static int kid_step(u32 i, struct pdt_kids *k)
  * A directory is discarded with entries below it: the rules look for the persistent
  * ones (orphaned), so none of them may be elided. Its children are stable here (the
  * caller holds the directory's lock); past PDT_KIDS_MAX of them the rest is unchecked,
- * and counted.
+ * and counted. True when any is persistent (or unchecked): the discard may then be a
+ * finding. Entries on their way out (negative, or killed after it) are no orphans.
  */
-static __always_inline void materialize_kids(struct dentry *dir)
+static __always_inline bool materialize_kids(struct dentry *dir)
 {
 	struct pdt_kids k = {
 		.node = (u64)BPF_CORE_READ(dir, d_children.first),
@@ -265,10 +269,13 @@ static __always_inline void materialize_kids(struct dentry *dir)
 	};
 
 	if (!k.node)
-		return;
+		return false;
 	bpf_loop(PDT_KIDS_MAX, kid_step, &k, 0);
-	if (k.node)
+	if (k.node) {
 		bump(PDT_TC_KIDS_UNCHECKED);
+		return true;
+	}
+	return k.persistent;
 }
 
 /* A superblock's shutdown found elided entries of it still live: send them all. */

@@ -78,20 +78,20 @@ static __always_inline int on_persist(struct pt_regs *ctx, void *dentry_arg, voi
 /*
  * A discard becomes a finding (and needs its path and stack) only when the dentry is
  * not persistent (discard-unpersisted), when a user's unlink finds the persistence
- * reference gone (eaten-persistence-ref), or when entries are still below it
+ * reference gone (eaten-persistence-ref), or when persistent entries are still below it
  * (orphaned). Everything else is a plain unlink, rmdir or an entry of a recursive
  * removal: no path (user space has it in its books) and no stack. A user entry
  * destroyed by a removal (user-entry-removed) is one user space knows, and its
  * finding shows the stack of the removal's start (PDT_EV_REMOVAL): one unwind per
  * removal, not one per entry.
  */
-static __always_inline bool discard_may_find(struct dentry *d, const struct pdt_event *h)
+static __always_inline bool discard_may_find(const struct pdt_event *h, bool persistent_kids)
 {
 	if (!(h->flags & PDT_F_WAS_PERSISTENT))
 		return true;
 	if ((h->flags & PDT_F_USER_REMOVE) && h->refcount <= 1)
 		return true;
-	return d->d_children.first != NULL;
+	return persistent_kids;
 }
 
 /*
@@ -114,6 +114,7 @@ static __always_inline int on_discard(struct pt_regs *ctx, void *dentry_arg)
 	bool user_remove = t && t->remove_target == (u64)dentry_arg;
 	struct pdt_elided *m = NULL;
 	struct pdt_event_full *e;
+	bool kids;
 	u32 key = 0;
 
 	if (user_remove)
@@ -128,14 +129,14 @@ static __always_inline int on_discard(struct pt_regs *ctx, void *dentry_arg)
 		pdt_materialize(key);
 	}
 	/* The rules look below it for what is still persistent (orphaned). */
-	materialize_kids(dentry);
+	kids = materialize_kids(dentry);
 	e = reserve_full_t(PDT_EV_DISCARD, dentry, t);
 	if (!e)
 		return 0;
 	if (user_remove)
 		e->h.flags |= PDT_F_USER_REMOVE;
 	/* The books know where a tracked entry is: only a finding needs the walk. */
-	if (discard_may_find(dentry, &e->h)) {
+	if (discard_may_find(&e->h, kids)) {
 		fill_path(dentry, e->path);
 		add_stack(ctx, e);
 	}
