@@ -31,6 +31,16 @@ expect_eq "$(cat /tmp/clean.rc)" 0 "clean: check exits 0"
 expect_grep '"findings":\[\]' /tmp/clean.json "clean: no findings"
 expect_grep '"made":4,"discarded":4' /tmp/clean.json "clean: 4 made (d, d/f, d/l, d/h), 4 discarded"
 
+# User entries the BPF side kept to itself (elided), their directory renamed, then removed
+# by the kernel: each finding has its path after the rename and its creator.
+fault moved "mkdir -p $m/ma/b && echo x >$m/ma/b/f && mv $m/ma $m/mc && echo remove mc >$m/ctl"
+expect_eq "$(cat /tmp/moved.rc)" 1 "moved: check exits 1"
+expect_eq "$(grep -o '"rule":"user-entry-removed"' /tmp/moved.json | wc -l)" 2 "moved: b and f destroyed, nothing else"
+expect_grep '"path":"/mc/b/f","origin":"user"' /tmp/moved.json "moved: f at its path after the rename"
+expect_grep '"path":"/mc/b","origin":"user"' /tmp/moved.json "moved: b at its path after the rename"
+expect_grep '"created_by":{"pid":[0-9]*,"comm":"mkdir"}' /tmp/moved.json "moved: b made by mkdir"
+expect_grep '"made":3,"discarded":3,' /tmp/moved.json "moved: 3 made (ma, b, f), 3 discarded"
+
 fault discard "echo discard-unpersisted nx >$m/ctl"
 finding discard imbalance discard-unpersisted /nx unknown
 expect_grep '"refcount":1' /tmp/discard.json "discard: refcount 1 on entry"
