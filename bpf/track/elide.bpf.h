@@ -22,7 +22,7 @@
 #define PDT_ELIDE_BITS 18
 #endif
 #define PDT_ELIDE_SIZE (1u << PDT_ELIDE_BITS)
-#define PDT_ELIDE_PROBE 8
+#define PDT_ELIDE_PROBE 4  /* slots tried; a set a third full finds one in the first */
 #define PDT_MAX_DEPTH 4096 /* PATH_MAX / 2: "/x" a level at least */
 
 /* An elided entry: what its PERSIST would have said that the dentry cannot tell later. */
@@ -113,9 +113,13 @@ static __always_inline bool elided_add(u64 d, u32 slot, struct pdt_elided **old,
 		struct pdt_elided *m = elide_at(h, i);
 
 		if (m && !m->dentry && !__sync_val_compare_and_swap(&m->dentry, 0, d)) {
+			/* The creator: direct loads from the task, no helper call. */
+			struct task_struct *task = bpf_get_current_task_btf();
+
 			m->slot = slot;
-			m->pid = bpf_get_current_pid_tgid() >> 32;
-			bpf_get_current_comm(m->comm, sizeof(m->comm));
+			m->pid = task->tgid;
+			*(u64 *)&m->comm[0] = *(u64 *)&task->comm[0];
+			*(u64 *)&m->comm[8] = *(u64 *)&task->comm[8];
 			__sync_fetch_and_add(&pdt_slots[slot & (PDT_SB_SLOTS - 1)].made, 1);
 			return true;
 		}
