@@ -107,7 +107,7 @@ Q := @
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
-.PHONY: all clean test check unittest hosttest vmtest stress clienttest hunt demo bench floor stream-floor deps install deb vmlinux-h format \
+.PHONY: all clean test check unittest hosttest vmtest stress clienttest hunt demo bench floor stream-floor stack-floor deps install deb vmlinux-h format \
 	kernel kerneltest \
 	check-format guest-tools kmod fuzz-smoke
 .DELETE_ON_ERROR:
@@ -280,10 +280,17 @@ stream-floor:
 	$(Q)$(MAKE) -s OUTPUT=$(OUTPUT)/stream-floor BPF_EXTRA=-DPDT_STREAM_FLOOR \
 		$(OUTPUT)/stream-floor/pdtrace
 
+# And the floor of creation stacks: the origin marks and an unwind per kernel-made
+# entry (BPF_EXTRA=-DPDT_STACK_FLOOR).
+stack-floor:
+	$(Q)$(MAKE) -s OUTPUT=$(OUTPUT)/stack-floor BPF_EXTRA=-DPDT_STACK_FLOOR \
+		$(OUTPUT)/stack-floor/pdtrace
+
 # BENCH_ARGS: options of tests/bench/run.sh (--rounds, --secs, --only ...).
-bench: deps all floor stream-floor $(OUTPUT)/bench/pdtbench
+bench: deps all floor stream-floor stack-floor $(OUTPUT)/bench/pdtbench
 	$(Q)tests/bench/run.sh --bin floor=$(OUTPUT)/floor/pdtrace \
-		--bin stream=$(OUTPUT)/stream-floor/pdtrace $(BENCH_ARGS)
+		--bin stream=$(OUTPUT)/stream-floor/pdtrace \
+		--bin stacks=$(OUTPUT)/stack-floor/pdtrace $(BENCH_ARGS)
 
 deps:
 	$(Q)scripts/install-deps.sh

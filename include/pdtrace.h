@@ -64,6 +64,21 @@ enum pdt_hook_id {
 	PDT_HK_REMOVAL_ARG2, /* configfs_rmdir(dir, dentry), entry and return */
 	PDT_HK_UMOUNT,	     /* deactivate_locked_super(sb), entry and return */
 	PDT_HK_SHUTDOWN,     /* generic_shutdown_super(sb), entry and return */
+	PDT_HK_MAX,
+};
+
+/*
+ * The dispatchers' fast path: user space reads the entry link's functions and cookies
+ * back (their addresses, as the kernel resolved them) and writes them here, in the
+ * tracker's .bss, most frequent first; the programs then find a function's id by its
+ * address (bpf_get_func_ip()) instead of bpf_get_attach_cookie(), whose binary search
+ * with an indirect comparison costs more than the rest of a churn hook's program.
+ * Until nhook_ips is set, and for an address not in it, the cookie.
+ */
+#define PDT_HOOK_IPS 16
+struct pdt_hook_ip {
+	unsigned long long ip; /* kernel address: identity only */
+	unsigned long long id; /* enum pdt_hook_id */
 };
 
 enum pdt_origin {

@@ -173,6 +173,50 @@ static struct bpf_link *attach_dispatch(struct pdt_tracker *t, struct bpf_progra
 	return bpf_program__attach_kprobe_multi_opts(prog, NULL, &opts);
 }
 
+/*
+ * The entry link's functions and cookies as the kernel keeps them (struct
+ * bpf_link_info's kprobe_multi part, 6.9+; Debian 12's uapi header predates it).
+ */
+struct kmulti_info {
+	__u32 type, id, prog_id, pad;
+	__u64 addrs;
+	__u32 count, flags;
+	__u64 missed;
+	__u64 cookies;
+};
+
+/*
+ * Hand the dispatchers their table of addresses (pdtrace.h), most frequent hook
+ * first: enum pdt_hook_id's order. Where the kernel hides addresses (kptr_restrict)
+ * or is older, they stay on the cookie.
+ */
+static void publish_hook_ips(struct pdt_tracker *t, struct bpf_link *link)
+{
+	__u64 addrs[PDT_MAX_HOOKS] = { 0 }, cookies[PDT_MAX_HOOKS] = { 0 };
+	struct kmulti_info info = { .addrs = (__u64)(unsigned long)addrs,
+				    .count = PDT_MAX_HOOKS,
+				    .cookies = (__u64)(unsigned long)cookies };
+	struct pdt_hook_ip *tab = t->skel->bss->pdt_hook_ips;
+	__u32 len = sizeof(info), i, n = 0;
+	__u64 id;
+
+	if (bpf_obj_get_info_by_fd(bpf_link__fd(link), &info, &len) || len < sizeof(info))
+		return;
+	for (id = PDT_HK_NONE + 1; id < PDT_HK_MAX && n < PDT_HOOK_IPS; id++)
+		for (i = 0; i < info.count && i < PDT_MAX_HOOKS && n < PDT_HOOK_IPS; i++) {
+			if (cookies[i] != id)
+				continue;
+			if (!addrs[i])
+				return;
+			tab[n].ip = addrs[i];
+			tab[n++].id = id;
+		}
+	__atomic_store_n(&t->skel->bss->pdt_nhook_ips, n, __ATOMIC_RELEASE);
+	if (pdt_verbose)
+		fprintf(stderr, "pdtrace: %u of %u hooked functions dispatched by address\n", n,
+			info.count);
+}
+
 /* Every program but the self-check's iterator, which runs only at stop. */
 static int attach_programs(struct pdt_tracker *t)
 {
@@ -192,6 +236,8 @@ static int attach_programs(struct pdt_tracker *t)
 		if (!link)
 			return -errno;
 		*s->progs[i].link = link;
+		if (prog == t->skel->progs.pdt_enter)
+			publish_hook_ips(t, link);
 	}
 	return 0;
 }

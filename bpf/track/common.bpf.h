@@ -70,7 +70,11 @@ PDT_MAP_DECL struct {
 __u64 pdt_counters[PDT_TC_MAX];
 struct pdt_sb_slot pdt_slots[PDT_SB_SLOTS]; /* elided counts (see pdtrace.h), read the same way */
 __u32 pdt_nslots;			    /* slots handed out; never reused */
+struct pdt_hook_ip pdt_hook_ips[PDT_HOOK_IPS]; /* see pdtrace.h */
+__u32 pdt_nhook_ips;			       /* set last, once the table is whole */
 #else
+extern struct pdt_hook_ip pdt_hook_ips[PDT_HOOK_IPS];
+extern __u32 pdt_nhook_ips;
 extern __u64 pdt_counters[PDT_TC_MAX];
 extern struct pdt_sb_slot pdt_slots[PDT_SB_SLOTS];
 extern __u32 pdt_nslots;
@@ -126,7 +130,7 @@ extern const volatile __u64 pdt_ring_size;
  * The floor of `make bench`: the same programs on the same hooks, returning at once
  * (built with -DPDT_FLOOR into build/floor/pdtrace, never installed).
  */
-#if defined(PDT_FLOOR) || defined(PDT_STREAM_FLOOR)
+#if defined(PDT_FLOOR) || defined(PDT_STREAM_FLOOR) || defined(PDT_STACK_FLOOR)
 #define PDT_FLOOR_RETURN return 0
 #else
 #define PDT_FLOOR_RETURN

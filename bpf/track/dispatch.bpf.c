@@ -6,7 +6,8 @@
  * program runs with preemption off, so the kernel skips a run only when it nests in
  * an interrupt over another program, and counts it. One link for all of them: each
  * kprobe.multi link costs a registration with ftrace, which is slow to attach. User
- * space gives each function its enum pdt_hook_id as the attach cookie.
+ * space gives each function its enum pdt_hook_id as the attach cookie, and then the
+table of hook_id() (pdtrace.h).
  */
 /* ctx is the entry registers (arm64: add_stack() puts the caller back in). */
 #define PDT_KPROBE_CTX
@@ -16,19 +17,69 @@
 #include "removal.bpf.h"
 #include "shutdown.bpf.h"
 
+/* The hooked function's enum pdt_hook_id: by its address, else by the link's cookie. */
+static __always_inline u64 hook_id(struct pt_regs *ctx)
+{
+	u32 n = *(volatile __u32 *)&pdt_nhook_ips, i;
+	u64 ip;
+
+	if (n) {
+		ip = bpf_get_func_ip(ctx);
+#pragma unroll
+		for (i = 0; i < PDT_HOOK_IPS; i++)
+			if (i < n && pdt_hook_ips[i].ip == ip)
+				return pdt_hook_ips[i].id;
+	}
+	return bpf_get_attach_cookie(ctx);
+}
+
+#ifdef PDT_STACK_FLOOR
+#ifndef PDT_FLOOR_FRAMES
+#define PDT_FLOOR_FRAMES PDT_STACK_DEPTH
+#endif
+/*
+ * The floor of keeping creation stacks (make stack-floor): the marks that tell a user's
+ * create from the kernel's, and an unwind for each entry the kernel makes, into
+ * scratch space. Whatever else a design does with kernel-made entries comes on top.
+ */
+static __always_inline int stack_floor(struct pt_regs *ctx, u64 hook, void *a1, void *a2)
+{
+	struct pdt_task_state *t;
+	u32 zero = 0;
+	void *buf;
+
+	if (hook == PDT_HK_CREATE)
+		return mark(a2);
+	if (hook == PDT_HK_LINK)
+		return mark((void *)PT_REGS_PARM3(ctx));
+	if (hook != PDT_HK_PERSIST)
+		return 0;
+	t = task_state(false);
+	if (origin_of(t, as_dentry(a1)) == PDT_ORIGIN_USER)
+		return 0;
+	buf = bpf_map_lookup_elem(&scratch, &zero);
+	if (buf)
+		bpf_get_stack(ctx, buf, PDT_FLOOR_FRAMES * sizeof(u64), 0);
+	return 0;
+}
+#endif
+
 SEC("kprobe.multi")
 int pdt_enter(struct pt_regs *ctx)
 {
 	void *a1 = (void *)PT_REGS_PARM1(ctx), *a2 = (void *)PT_REGS_PARM2(ctx);
 
 #ifdef PDT_STREAM_FLOOR
-	u64 hook = bpf_get_attach_cookie(ctx);
+	u64 hook = hook_id(ctx);
 
 	if (hook == PDT_HK_PERSIST || hook == PDT_HK_DISCARD)
 		return stream_floor(a1);
 #endif
-	PDT_FLOOR_RETURN; /* the empty-programs floor: not even the cookie */
-	switch (bpf_get_attach_cookie(ctx)) {
+#ifdef PDT_STACK_FLOOR
+	return stack_floor(ctx, hook_id(ctx), a1, a2);
+#endif
+	PDT_FLOOR_RETURN; /* the empty-programs floor: not even the hook's id */
+	switch (hook_id(ctx)) {
 	case PDT_HK_PERSIST:
 		return on_persist(ctx, a1, a2);
 	case PDT_HK_DISCARD:
@@ -57,7 +108,7 @@ SEC("kretprobe.multi")
 int pdt_return(struct pt_regs *ctx)
 {
 	PDT_FLOOR_RETURN;
-	switch (bpf_get_attach_cookie(ctx)) {
+	switch (hook_id(ctx)) {
 	case PDT_HK_REMOVAL:
 	case PDT_HK_REMOVAL_ARG2:
 		return removal_exit();

@@ -97,34 +97,74 @@ static __always_inline struct pdt_elided *elided_find(u64 d, u32 *key)
 }
 
 /*
+ * One pass over d's probe: its index when d is in the set already (with
+ * PDT_ELIDE_FOUND), else the first free slot of the probe claimed for d, or -1 when
+ * there is none (or another CPU took it meanwhile: d is streamed instead). A global
+ * function, as pdt_elided_key().
+ */
+#define PDT_ELIDE_FOUND (1L << 32)
+#ifdef PDT_MAPS_OWNER
+__noinline long pdt_elided_claim(u64 d)
+{
+	u32 h = elide_hash(d), i, k;
+	long free = -1;
+	struct pdt_elided *m;
+
+	if (!d)
+		return -1;
+#pragma unroll
+	for (i = 0; i < PDT_ELIDE_PROBE; i++) {
+		k = (h + i) & (PDT_ELIDE_SIZE - 1);
+		m = bpf_map_lookup_elem(&elided, &k);
+		if (!m)
+			continue;
+		if (m->dentry == d)
+			return PDT_ELIDE_FOUND | k;
+		if (!m->dentry && free < 0)
+			free = k;
+	}
+	if (free < 0)
+		return -1;
+	k = free;
+	m = bpf_map_lookup_elem(&elided, &k);
+	if (!m || __sync_val_compare_and_swap(&m->dentry, 0, d))
+		return -1;
+	return k;
+}
+#else
+long pdt_elided_claim(u64 d);
+#endif
+
+/*
  * Take d into the set: false when its probe is full (it is streamed instead), or when
  * d is there already (*old, *key: a life whose end went unseen, which the rules must
  * hear of first).
  */
 static __always_inline bool elided_add(u64 d, u32 slot, struct pdt_elided **old, u32 *key)
 {
-	u32 h = elide_hash(d), i;
+	long k = pdt_elided_claim(d);
+	struct task_struct *task;
+	struct pdt_elided *m;
 
-	*old = elided_find(d, key);
-	if (*old)
+	*old = NULL;
+	if (k < 0)
 		return false;
-#pragma unroll
-	for (i = 0; i < PDT_ELIDE_PROBE; i++) {
-		struct pdt_elided *m = elide_at(h, i);
-
-		if (m && !m->dentry && !__sync_val_compare_and_swap(&m->dentry, 0, d)) {
-			/* The creator: direct loads from the task, no helper call. */
-			struct task_struct *task = bpf_get_current_task_btf();
-
-			m->slot = slot;
-			m->pid = task->tgid;
-			*(u64 *)&m->comm[0] = *(u64 *)&task->comm[0];
-			*(u64 *)&m->comm[8] = *(u64 *)&task->comm[8];
-			__sync_fetch_and_add(&pdt_slots[slot & (PDT_SB_SLOTS - 1)].made, 1);
-			return true;
-		}
+	*key = (u32)k;
+	m = bpf_map_lookup_elem(&elided, key);
+	if (!m)
+		return false;
+	if (k & PDT_ELIDE_FOUND) {
+		*old = m;
+		return false;
 	}
-	return false;
+	/* The creator: direct loads from the task, no helper call. */
+	task = bpf_get_current_task_btf();
+	m->slot = slot;
+	m->pid = task->tgid;
+	*(u64 *)&m->comm[0] = *(u64 *)&task->comm[0];
+	*(u64 *)&m->comm[8] = *(u64 *)&task->comm[8];
+	__sync_fetch_and_add(&pdt_slots[slot & (PDT_SB_SLOTS - 1)].made, 1);
+	return true;
 }
 
 /* Take m (d's entry) out of the set; false when another CPU took it first. */

@@ -46,7 +46,7 @@ END {
 	for (v = 1; v <= nv; v++) if (v == 1 || vo[v] != "base") vorder[++nv2] = vo[v]
 	nv = nv2
 	for (v = 1; v <= nv; v++) label[vorder[v]] = vorder[v]
-	label["base"] = "untraced"; label["pdt"] = "pdtrace"; label["dput"] = "--dput"; label["bt"] = "bpftrace"; label["floor"] = "empty programs"; label["stream"] = "bare events"
+	label["base"] = "untraced"; label["pdt"] = "pdtrace"; label["dput"] = "--dput"; label["bt"] = "bpftrace"; label["floor"] = "empty programs"; label["stream"] = "bare events"; label["stacks"] = "creation stacks"
 	nb = split(benches, border, " ")
 	printf "\n%-14s", "ops/s (median)"
 	for (v = 1; v <= nv; v++) if (seen(variants, vorder[v])) printf " %20s", label[vorder[v]]

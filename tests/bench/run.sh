@@ -14,7 +14,9 @@
 #                base,pdt, each --bin, dput,bt; make bench adds --bin floor=build/floor/pdtrace,
 #                pdtrace whose programs return at once on the same hooks: the floor, and
 #                --bin stream=build/stream-floor/pdtrace, the smallest event per persist,
-#                discard and unpin to a reader that drops it: the floor of streaming)
+#                discard and unpin to a reader that drops it: the floor of streaming, and
+#                --bin stacks=build/stack-floor/pdtrace, the origin marks and an unwind per
+#                kernel-made entry: the floor of keeping creation stacks)
 #   --only L     comma-separated subset of the benchmarks (default: all)
 #   --bin NAME=PATH  another pdtrace binary, run as variant NAME (before/after
 #                figures of a change: --bin before=OLD --variants base,before,pdt)

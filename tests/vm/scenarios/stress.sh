@@ -30,6 +30,10 @@ echo "clean run: $(($(date +%s) - start)) s"
 cat /tmp/st.out
 expect_eq "$rc" 0 "clean stress: check exits 0"
 expect_eq "$(grep -c 'failed at' /tmp/st.out)" 0 "every worker step succeeded"
+# The run is exact with every hook found by its address, not by the link's cookie.
+ips=$(sed -n 's/^pdtrace: \([0-9]*\) of \([0-9]*\) hooked functions dispatched by address$/\1 \2/p' /tmp/st.out)
+expect_eq "$(echo "$ips" | awk 'NR == 1 && NF == 2 && $1 == $2 && $1 >= 12 { print "all" }')" all \
+	"the dispatchers find every hooked function by its address ($ips)"
 expect_grep '"complete":true,"lost_events":0,"map_full":0' /tmp/st.json "clean stress: complete data"
 expect_grep '"findings":\[\]' /tmp/st.json "clean stress: no findings"
 sbs /tmp/st.json >/tmp/st.sbs
