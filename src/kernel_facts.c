@@ -48,6 +48,40 @@ static void read_lockdown(struct pdt_facts *f)
 	fclose(fp);
 }
 
+/*
+ * Is the BPF LSM among the active LSMs? lsm_list_modules() (6.8+) says, with no
+ * securityfs needed; else securityfs's list, when it is mounted. Compiled in but not
+ * active, its hooks are never called: a mark there would never be made.
+ */
+#define PDT_NR_LSM_LIST_MODULES 461 /* one number on every architecture */
+#define PDT_LSM_ID_BPF 109	    /* include/uapi/linux/lsm.h */
+
+static bool bpf_lsm_active(void)
+{
+	unsigned long long ids[32];
+	__u32 size = sizeof(ids);
+	char buf[512], *tok, *save;
+	long n, i;
+	FILE *fp;
+
+	n = syscall(PDT_NR_LSM_LIST_MODULES, ids, &size, 0);
+	if (n >= 0) {
+		for (i = 0; i < n && i < 32; i++)
+			if (ids[i] == PDT_LSM_ID_BPF)
+				return true;
+		return false;
+	}
+	fp = fopen("/sys/kernel/security/lsm", "r");
+	if (!fp)
+		return false;
+	n = fgets(buf, sizeof(buf), fp) != NULL;
+	fclose(fp);
+	for (tok = n ? strtok_r(buf, ",\n", &save) : NULL; tok; tok = strtok_r(NULL, ",\n", &save))
+		if (!strcmp(tok, "bpf"))
+			return true;
+	return false;
+}
+
 static bool enum_has(const struct btf *btf, const char *type, const char *name, long long *val)
 {
 	int id = btf__find_by_name(btf, type);
@@ -108,11 +142,72 @@ enum pdt_func_state pdt_find_func(struct btf *vmlinux, const struct pdt_hook *h)
 	return st;
 }
 
+/* A name the one pass over vmlinux BTF looks for: hook i's, or (i = -1) the BPF LSM's. */
+struct wanted {
+	char name[64];
+	int kind; /* BTF_KIND_FUNC, or BTF_KIND_TYPEDEF for a tracepoint */
+	int hook;
+	bool found;
+};
+
+static int wanted_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct wanted *)a)->name, ((const struct wanted *)b)->name);
+}
+
+/* bsearch()'s key is the name itself: no copy per type. */
+static int name_cmp(const void *name, const void *w)
+{
+	return strcmp(name, ((const struct wanted *)w)->name);
+}
+
+/*
+ * Every hook's function (or tracepoint typedef) in vmlinux BTF, in one pass over its
+ * types: a lookup by name scans them all, and two dozen such scans took longer than
+ * loading the BTF itself under emulation. A hook in a module not found there is looked
+ * for in its module's BTF. Returns whether the BPF LSM's inode_create hook is there.
+ */
+static bool find_funcs(struct btf *btf, struct pdt_facts *f)
+{
+	struct wanted w[PDT_MAX_HOOKS + 1], *hit;
+	__u32 id, ntypes = btf__type_cnt(btf);
+	size_t i, n = 0;
+	bool lsm = false;
+
+	for (i = 0; i < pdt_nhooks && i < PDT_MAX_HOOKS; i++, n++) {
+		snprintf(w[n].name, sizeof(w[n].name), "%s%s",
+			 pdt_hooks[i].tracepoint ? "btf_trace_" : "", pdt_hooks[i].func);
+		w[n].kind = pdt_hooks[i].tracepoint ? BTF_KIND_TYPEDEF : BTF_KIND_FUNC;
+		w[n].hook = (int)i;
+		w[n].found = false;
+	}
+	w[n] = (struct wanted){ .name = "bpf_lsm_inode_create", .kind = BTF_KIND_FUNC, .hook = -1 };
+	qsort(w, ++n, sizeof(w[0]), wanted_cmp);
+	for (id = 1; id < ntypes; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+		int kind = btf_kind(t);
+
+		if (kind != BTF_KIND_FUNC && kind != BTF_KIND_TYPEDEF)
+			continue;
+		hit = bsearch(btf__name_by_offset(btf, t->name_off), w, n, sizeof(w[0]), name_cmp);
+		if (hit && hit->kind == kind)
+			hit->found = true;
+	}
+	for (i = 0; i < n; i++) {
+		if (w[i].hook < 0)
+			lsm = w[i].found;
+		else if (w[i].found)
+			f->funcs[w[i].hook] = PDT_FUNC_PRESENT;
+		else if (pdt_hooks[w[i].hook].module)
+			f->funcs[w[i].hook] = pdt_find_func(btf, &pdt_hooks[w[i].hook]);
+	}
+	return lsm;
+}
+
 void pdt_gather_facts(struct pdt_facts *f)
 {
 	struct utsname u;
 	struct btf *btf;
-	size_t i;
 
 	memset(f, 0, sizeof(*f));
 	if (!uname(&u))
@@ -124,8 +219,7 @@ void pdt_gather_facts(struct pdt_facts *f)
 		f->btf_err = -errno;
 		return;
 	}
-	for (i = 0; i < pdt_nhooks && i < PDT_MAX_HOOKS; i++)
-		f->funcs[i] = pdt_find_func(btf, &pdt_hooks[i]);
+	f->bpf_lsm = find_funcs(btf, f) && bpf_lsm_active();
 	f->persistent_flag =
 	    enum_has(btf, "dentry_flags", "DCACHE_PERSISTENT", &f->persistent_value);
 	btf__free(btf);

@@ -108,6 +108,8 @@ static void select_programs(struct pdt_tracker *t, const struct pdt_facts *f,
 	struct bpf_program *prog;
 	size_t i;
 
+	/* PDTRACE_NO_LSM=1 (a testing aid): mark by kprobe.multi, as without the BPF LSM. */
+	t->use_lsm = f->bpf_lsm && !getenv("PDTRACE_NO_LSM");
 	for (i = 0; i < pdt_nhooks; i++)
 		if (pdt_hooks[i].id && f->funcs[i] != PDT_FUNC_PRESENT)
 			note_missing(t, &pdt_hooks[i]);
@@ -116,7 +118,10 @@ static void select_programs(struct pdt_tracker *t, const struct pdt_facts *f,
 		const struct pdt_hook *h = slash ? pdt_hook_find(slash + 1) : NULL;
 		bool ok = h && hook_present(f, h);
 
-		if (prog == t->skel->progs.pdt_walk) {
+		if (!strncmp(sec, "lsm/", 4)) {
+			h = pdt_hook_find_lsm(sec + 4);
+			ok = t->use_lsm && h && hook_present(f, h);
+		} else if (prog == t->skel->progs.pdt_walk) {
 			ok = !o->no_self_check; /* an iterator: run at stop, never attached */
 		} else if (prog == t->skel->progs.pdt_enter || prog == t->skel->progs.pdt_return) {
 			ok = true;
@@ -158,7 +163,8 @@ static struct bpf_link *attach_dispatch(struct pdt_tracker *t, struct bpf_progra
 	for (i = 0; i < pdt_nhooks && n < sizeof(syms) / sizeof(syms[0]); i++) {
 		const struct pdt_hook *h = &pdt_hooks[i];
 
-		if (!h->id || (at_return && !h->at_return) || !hook_present(&t->facts, h))
+		if (!h->id || (at_return && !h->at_return) || !hook_present(&t->facts, h) ||
+		    (h->lsm && t->use_lsm))
 			continue;
 		syms[n] = h->func;
 		cookies[n++] = h->id;
@@ -213,8 +219,10 @@ static void publish_hook_ips(struct pdt_tracker *t, struct bpf_link *link)
 		}
 	__atomic_store_n(&t->skel->bss->pdt_nhook_ips, n, __ATOMIC_RELEASE);
 	if (pdt_verbose)
-		fprintf(stderr, "pdtrace: %u of %u hooked functions dispatched by address\n", n,
-			info.count);
+		fprintf(stderr,
+			"pdtrace: %u of %u hooked functions dispatched by address; origin marks by "
+			"%s\n",
+			n, info.count, t->use_lsm ? "the BPF LSM" : "kprobe.multi");
 }
 
 /* Every program but the self-check's iterator, which runs only at stop. */

@@ -24,13 +24,16 @@ const struct pdt_hook pdt_hooks[] = {
 	  .rules = { PDT_RULE_DPUT_PERSISTENCE_REF } },
 	{ .func = "security_inode_create",
 	  .lost = "user origin of regular files",
-	  .id = PDT_HK_CREATE },
+	  .id = PDT_HK_CREATE,
+	  .lsm = "inode_create" },
 	{ .func = "security_inode_mkdir",
 	  .lost = "user origin of directories",
-	  .id = PDT_HK_CREATE },
+	  .id = PDT_HK_CREATE,
+	  .lsm = "inode_mkdir" },
 	{ .func = "security_inode_mknod",
 	  .lost = "user origin of device nodes and fifos",
-	  .id = PDT_HK_CREATE },
+	  .id = PDT_HK_CREATE,
+	  .lsm = "inode_mknod" },
 	{ .func = "security_inode_symlink",
 	  .lost = "user origin of symlinks",
 	  .id = PDT_HK_CREATE },
@@ -40,10 +43,12 @@ const struct pdt_hook pdt_hooks[] = {
 	  .id = PDT_HK_RENAME },
 	{ .func = "security_inode_unlink",
 	  .lost = "eaten persistence references found by a user's unlink",
-	  .id = PDT_HK_REMOVE },
+	  .id = PDT_HK_REMOVE,
+	  .lsm = "inode_unlink" },
 	{ .func = "security_inode_rmdir",
 	  .lost = "eaten persistence references found by a user's rmdir",
-	  .id = PDT_HK_REMOVE },
+	  .id = PDT_HK_REMOVE,
+	  .lsm = "inode_rmdir" },
 	{ .func = "__d_move",
 	  .lost = "renames (orphan detection would misfire)",
 	  .rules = { PDT_RULE_ORPHANED, PDT_RULE_RENAME_VICTIM_KEPT } },
@@ -95,6 +100,16 @@ const char *pdt_hook_label(const struct pdt_hook *h, char *buf, size_t n)
 {
 	snprintf(buf, n, h->tracepoint ? "tracepoint %s" : "%s()", h->func);
 	return buf;
+}
+
+const struct pdt_hook *pdt_hook_find_lsm(const char *lsm)
+{
+	size_t i;
+
+	for (i = 0; i < pdt_nhooks; i++)
+		if (pdt_hooks[i].lsm && !strcmp(pdt_hooks[i].lsm, lsm))
+			return &pdt_hooks[i];
+	return NULL;
 }
 
 const struct pdt_hook *pdt_hook_find(const char *func)

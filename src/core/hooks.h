@@ -20,6 +20,11 @@ struct pdt_hook {
 	 */
 	unsigned int id;
 	bool at_return;
+	/*
+	 * The BPF LSM hook (SEC("lsm/...")) the function calls with the same dentry, used
+	 * instead of the dispatcher where the BPF LSM is active. NULL: none.
+	 */
+	const char *lsm;
 };
 
 #define PDT_MAX_HOOKS 32 /* at least pdt_nhooks */
@@ -27,6 +32,8 @@ extern const struct pdt_hook pdt_hooks[];
 extern const size_t pdt_nhooks;
 
 const struct pdt_hook *pdt_hook_find(const char *func);
+/* The hook whose BPF LSM twin is lsm ("inode_create"), or NULL. */
+const struct pdt_hook *pdt_hook_find_lsm(const char *lsm);
 /* "func()" or "tracepoint func", as messages name a hook. */
 const char *pdt_hook_label(const struct pdt_hook *h, char *buf, size_t n);
 

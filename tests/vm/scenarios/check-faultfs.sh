@@ -75,6 +75,19 @@ expect_grep '"path":"/kdir/u/f","origin":"user",[^}]*"stack":\["simple_recursive
 # User-made entries keep who made them, not the kernel stack (unless --user-stacks).
 expect_grep '"path":"/kdir/u/f","origin":"user",[^}]*"created_stack":\[\],"created_by":{"pid":[0-9]*,"comm":"touch"}' \
 	/tmp/removal.json "removal: /kdir/u/f made by touch, no creation stack kept"
+# The same with the marks made by kprobe.multi, as where the BPF LSM is off: every kind of
+# user entry (mkdir, create, mknod, symlink, link) keeps its origin.
+umount $m && faultfs_mount $m && dev=$(dev_of $m)
+PDTRACE_NO_LSM=1 $PDTRACE -v check -f json -o /tmp/nolsm.json -- sh -c "mkdir $m/kdir/u && touch $m/kdir/u/f &&
+	mknod $m/kdir/u/p p && ln -s f $m/kdir/u/s && ln $m/kdir/u/f $m/kdir/u/h && echo remove kdir >$m/ctl" \
+	2>/tmp/nolsm.err
+expect_eq "$?" 1 "marks by kprobe.multi: check exits 1"
+expect_grep 'origin marks by kprobe.multi$' /tmp/nolsm.err "marks by kprobe.multi: as asked"
+expect_eq "$(grep -o '"rule":"user-entry-removed"' /tmp/nolsm.json | wc -l)" 5 \
+	"marks by kprobe.multi: the five user entries destroyed"
+for e in u u/f u/p u/s u/h; do
+	expect_grep "\"path\":\"/kdir/$e\",\"origin\":\"user\"" /tmp/nolsm.json "marks by kprobe.multi: /kdir/$e made by the user"
+done
 umount $m && faultfs_mount $m && dev=$(dev_of $m)
 $PDTRACE check --user-stacks -f json -o /tmp/ustk.json -- sh -c "mkdir $m/kdir/u && touch $m/kdir/u/f && echo remove kdir >$m/ctl"
 expect_eq "$?" 1 "--user-stacks: check exits 1"
