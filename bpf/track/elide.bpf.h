@@ -164,6 +164,7 @@ static __always_inline bool elided_add(u64 d, u32 slot, struct pdt_elided **old,
 	*(u64 *)&m->comm[0] = *(u64 *)&task->comm[0];
 	*(u64 *)&m->comm[8] = *(u64 *)&task->comm[8];
 	__sync_fetch_and_add(&pdt_slots[slot & (PDT_SB_SLOTS - 1)].made, 1);
+	__sync_fetch_and_add(&pdt_slots[slot & (PDT_SB_SLOTS - 1)].live, 1);
 	return true;
 }
 
@@ -180,6 +181,7 @@ static __always_inline void elided_end(struct pdt_elided *m, u64 d, bool unpin)
 
 	if (!elided_take(m, d))
 		return;
+	__sync_fetch_and_add(&pdt_slots[slot].live, -1);
 	if (unpin)
 		__sync_fetch_and_add(&pdt_slots[slot].unpinned, 1);
 	else
@@ -211,6 +213,7 @@ __noinline int pdt_send_elided(u32 key)
 	__builtin_memcpy(comm, m->comm, sizeof(comm));
 	if (!elided_take(m, a))
 		return 0;
+	__sync_fetch_and_add(&pdt_slots[slot].live, -1);
 	d = as_dentry((void *)a);
 	e = reserve_full_sb(PDT_EV_PERSIST, d, NULL, false, PDT_NO_SLOT);
 	if (!e)
@@ -352,7 +355,8 @@ static __always_inline void elided_flush(void *sbp, u32 slot)
 	if (slot >= PDT_SB_SLOTS)
 		return;
 	s = &pdt_slots[slot];
-	if (s->made - s->discarded - s->unpinned > 0)
+	/* Not from the deltas, which user space zeroes as it takes them: a sweep is 2^18 steps. */
+	if (s->live > 0)
 		bpf_loop(PDT_ELIDE_SIZE, sweep_step, &sw, 0);
 	if (!s->made && !s->discarded && !s->unpinned)
 		return;
