@@ -185,7 +185,7 @@ struct pdt_sb_slot {
 	long long made;	       /* elided persists (less those materialized since) */
 	long long discarded;   /* elided entries discarded quietly */
 	long long unpinned;    /* elided entries unpinned quietly at umount */
-	long long live;	       /* its entries in the set now; BPF's own, user space never takes it */
+	long long live; /* its entries in the set now; BPF's own, user space never takes it */
 };
 
 /* The header's sb and dev say whose; dentry, parent and refcount are 0. */
