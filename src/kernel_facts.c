@@ -112,28 +112,14 @@ static bool enum_has(const struct btf *btf, const char *type, const char *name, 
 }
 
 /*
- * A hook's function in the kernel's BTF, or in its module's when it is one: the same
- * code is a module on one kernel (configfs on Debian's) and built in on another.
+ * A hook of a module (h->module) that vmlinux BTF lacks: is it in the module's BTF? The
+ * same code is a module on one kernel (configfs on Debian's) and built in on another.
  */
-enum pdt_func_state pdt_find_func(struct btf *vmlinux, const struct pdt_hook *h)
+static enum pdt_func_state find_in_module(struct btf *vmlinux, const struct pdt_hook *h)
 {
 	enum pdt_func_state st = PDT_FUNC_ABSENT;
-	struct btf *btf;
+	struct btf *btf = btf__load_module_btf(h->module, vmlinux);
 
-	if (h->tracepoint) {
-		char name[128];
-
-		/* What tp_btf attaches to: the tracepoint's typedef in vmlinux BTF. */
-		snprintf(name, sizeof(name), "btf_trace_%s", h->func);
-		return btf__find_by_name_kind(vmlinux, name, BTF_KIND_TYPEDEF) >= 0
-			   ? PDT_FUNC_PRESENT
-			   : PDT_FUNC_ABSENT;
-	}
-	if (btf__find_by_name_kind(vmlinux, h->func, BTF_KIND_FUNC) >= 0)
-		return PDT_FUNC_PRESENT;
-	if (!h->module)
-		return PDT_FUNC_ABSENT;
-	btf = btf__load_module_btf(h->module, vmlinux);
 	if (!btf)
 		return PDT_FUNC_NO_MODULE;
 	if (btf__find_by_name_kind(btf, h->func, BTF_KIND_FUNC) >= 0)
@@ -199,7 +185,7 @@ static bool find_funcs(struct btf *btf, struct pdt_facts *f)
 		else if (w[i].found)
 			f->funcs[w[i].hook] = PDT_FUNC_PRESENT;
 		else if (pdt_hooks[w[i].hook].module)
-			f->funcs[w[i].hook] = pdt_find_func(btf, &pdt_hooks[w[i].hook]);
+			f->funcs[w[i].hook] = find_in_module(btf, &pdt_hooks[w[i].hook]);
 	}
 	return lsm;
 }

@@ -7,7 +7,7 @@
  * an interrupt over another program, and counts it. One link for all of them: each
  * kprobe.multi link costs a registration with ftrace, which is slow to attach. User
  * space gives each function its enum pdt_hook_id as the attach cookie, and then the
-table of hook_id() (pdtrace.h).
+ * table of hook_id() (pdtrace.h).
  */
 /* ctx is the entry registers (arm64: add_stack() puts the caller back in). */
 #define PDT_KPROBE_CTX

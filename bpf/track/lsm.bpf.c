@@ -13,49 +13,32 @@
 #include "common.bpf.h"
 #include "origin.bpf.h"
 
-/* The floors of make bench: the creation marks belong to the creation-stacks floor. */
+/*
+ * One program per hook, each the same: a floor's early return (the creation marks
+ * belong to the creation-stacks floor, the others to none), the mark, and allow.
+ */
 #if defined(PDT_FLOOR) || defined(PDT_STREAM_FLOOR)
-#define PDT_MARK_FLOOR_RETURN return 0
+#define PDT_CREATE_FLOOR 1
 #else
-#define PDT_MARK_FLOOR_RETURN
+#define PDT_CREATE_FLOOR 0
+#endif
+#ifdef PDT_STACK_FLOOR
+#define PDT_REMOVE_FLOOR 1
+#else
+#define PDT_REMOVE_FLOOR PDT_CREATE_FLOOR
 #endif
 
-SEC("lsm/inode_create")
-int BPF_PROG(lsm_inode_create, struct inode *dir, struct dentry *dentry)
-{
-	PDT_MARK_FLOOR_RETURN;
-	mark(dentry);
-	return 0;
-}
+#define PDT_LSM_MARK(hook, fn, floor)                                                              \
+	SEC("lsm/" #hook)                                                                          \
+	int BPF_PROG(lsm_##hook, struct inode *dir, struct dentry *dentry)                         \
+	{                                                                                          \
+		if (!(floor))                                                                      \
+			fn(dentry);                                                                \
+		return 0;                                                                          \
+	}
 
-SEC("lsm/inode_mkdir")
-int BPF_PROG(lsm_inode_mkdir, struct inode *dir, struct dentry *dentry)
-{
-	PDT_MARK_FLOOR_RETURN;
-	mark(dentry);
-	return 0;
-}
-
-SEC("lsm/inode_mknod")
-int BPF_PROG(lsm_inode_mknod, struct inode *dir, struct dentry *dentry)
-{
-	PDT_MARK_FLOOR_RETURN;
-	mark(dentry);
-	return 0;
-}
-
-SEC("lsm/inode_unlink")
-int BPF_PROG(lsm_inode_unlink, struct inode *dir, struct dentry *dentry)
-{
-	PDT_FLOOR_RETURN;
-	mark_remove(dentry);
-	return 0;
-}
-
-SEC("lsm/inode_rmdir")
-int BPF_PROG(lsm_inode_rmdir, struct inode *dir, struct dentry *dentry)
-{
-	PDT_FLOOR_RETURN;
-	mark_remove(dentry);
-	return 0;
-}
+PDT_LSM_MARK(inode_create, mark, PDT_CREATE_FLOOR)
+PDT_LSM_MARK(inode_mkdir, mark, PDT_CREATE_FLOOR)
+PDT_LSM_MARK(inode_mknod, mark, PDT_CREATE_FLOOR)
+PDT_LSM_MARK(inode_unlink, mark_remove, PDT_REMOVE_FLOOR)
+PDT_LSM_MARK(inode_rmdir, mark_remove, PDT_REMOVE_FLOOR)
