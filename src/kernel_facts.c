@@ -132,7 +132,7 @@ static enum pdt_func_state find_in_module(struct btf *vmlinux, const struct pdt_
 struct wanted {
 	char name[64];
 	int kind; /* BTF_KIND_FUNC, or BTF_KIND_TYPEDEF for a tracepoint */
-	int hook;
+	int hook; /* its pdt_hooks index; -1: the BPF LSM's, -2: the stack cache's */
 	bool found;
 };
 
@@ -155,7 +155,7 @@ static int name_cmp(const void *name, const void *w)
  */
 static bool find_funcs(struct btf *btf, struct pdt_facts *f)
 {
-	struct wanted w[PDT_MAX_HOOKS + 1], *hit;
+	struct wanted w[PDT_MAX_HOOKS + 3], *hit;
 	__u32 id, ntypes = btf__type_cnt(btf);
 	size_t i, n = 0;
 	bool lsm = false;
@@ -167,8 +167,12 @@ static bool find_funcs(struct btf *btf, struct pdt_facts *f)
 		w[n].hook = (int)i;
 		w[n].found = false;
 	}
-	w[n] = (struct wanted){ .name = "bpf_lsm_inode_create", .kind = BTF_KIND_FUNC, .hook = -1 };
-	qsort(w, ++n, sizeof(w[0]), wanted_cmp);
+	w[n++] =
+	    (struct wanted){ .name = "bpf_lsm_inode_create", .kind = BTF_KIND_FUNC, .hook = -1 };
+	/* The stack cache's learning (bpf/track/stack_cache.bpf.c), x86-64's ORC unwinder. */
+	w[n++] = (struct wanted){ .name = "__orc_find", .kind = BTF_KIND_FUNC, .hook = -2 };
+	w[n++] = (struct wanted){ .name = "execmem_free", .kind = BTF_KIND_FUNC, .hook = -2 };
+	qsort(w, n, sizeof(w[0]), wanted_cmp);
 	for (id = 1; id < ntypes; id++) {
 		const struct btf_type *t = btf__type_by_id(btf, id);
 		int kind = btf_kind(t);
@@ -179,8 +183,11 @@ static bool find_funcs(struct btf *btf, struct pdt_facts *f)
 		if (hit && hit->kind == kind)
 			hit->found = true;
 	}
+	f->orc_hooks = true;
 	for (i = 0; i < n; i++) {
-		if (w[i].hook < 0)
+		if (w[i].hook == -2)
+			f->orc_hooks &= w[i].found;
+		else if (w[i].hook < 0)
 			lsm = w[i].found;
 		else if (w[i].found)
 			f->funcs[w[i].hook] = PDT_FUNC_PRESENT;

@@ -97,6 +97,24 @@ static bool hook_present(const struct pdt_facts *f, const struct pdt_hook *h)
 	return f->funcs[h - pdt_hooks] == PDT_FUNC_PRESENT && !omitted(h->func);
 }
 
+/* The stack cache's learning (bpf/track/stack_cache.bpf.c, x86-64 only). */
+static bool stack_cache_prog(const struct bpf_program *prog)
+{
+	const char *name = bpf_program__name(prog);
+
+	return !strcmp(name, "pdt_sc_learn") || !strcmp(name, "pdt_sc_retire") ||
+	       !strcmp(name, "pdt_sc_syms");
+}
+
+/* Run the stack cache's lookup of the return trampolines: false when it cannot. */
+static bool stack_cache_syms(struct pdt_tracker *t, struct bpf_program *prog)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, opts);
+
+	return !bpf_prog_test_run_opts(bpf_program__fd(prog), &opts) &&
+	       t->skel->bss->pdt_sc_graph_tramp && t->skel->bss->pdt_sc_rethook_tramp;
+}
+
 /*
  * Load only the programs whose functions this kernel has; say what the others cost.
  * The dispatcher's functions (pdt_hook.id) are listed at attach; a fentry program
@@ -125,6 +143,9 @@ static void select_programs(struct pdt_tracker *t, const struct pdt_facts *f,
 			ok = !o->no_self_check; /* an iterator: run at stop, never attached */
 		} else if (prog == t->skel->progs.pdt_enter || prog == t->skel->progs.pdt_return) {
 			ok = true;
+		} else if (stack_cache_prog(prog)) {
+			/* PDTRACE_NO_STACK_CACHE=1 (a testing aid): the kernel unwinds every stack. */
+			ok = f->orc_hooks && !getenv("PDTRACE_NO_STACK_CACHE");
 		} else if (h && !strcmp(h->func, "dput") && !o->dput) {
 			/* Opt-in: eaten-persistence-ref catches the bug where the kernel acts. */
 			ok = false;
@@ -225,11 +246,14 @@ static void publish_hook_ips(struct pdt_tracker *t, struct bpf_link *link)
 			n, info.count, t->use_lsm ? "the BPF LSM" : "kprobe.multi");
 }
 
-/* Every program but the self-check's iterator, which runs only at stop. */
+/*
+ * Every program but the self-check's iterator, which runs only at stop. The stack
+ * cache is an optimization: without all three of its programs, the kernel unwinds.
+ */
 static int attach_programs(struct pdt_tracker *t)
 {
 	const struct bpf_object_skeleton *s = t->skel->skeleton;
-	int i;
+	int i, cache = 0;
 
 	for (i = 0; i < s->prog_cnt; i++) {
 		struct bpf_program *prog = *s->progs[i].prog;
@@ -237,16 +261,25 @@ static int attach_programs(struct pdt_tracker *t)
 
 		if (!bpf_program__autoload(prog) || prog == t->skel->progs.pdt_walk)
 			continue;
+		if (!strcmp(bpf_program__name(prog), "pdt_sc_syms")) {
+			cache += stack_cache_syms(t, prog);
+			continue;
+		}
 		if (prog == t->skel->progs.pdt_enter || prog == t->skel->progs.pdt_return)
 			link = attach_dispatch(t, prog, prog == t->skel->progs.pdt_return);
 		else
 			link = bpf_program__attach(prog);
+		if (!link && stack_cache_prog(prog))
+			continue;
 		if (!link)
 			return -errno;
 		*s->progs[i].link = link;
 		if (prog == t->skel->progs.pdt_enter)
 			publish_hook_ips(t, link);
+		cache += stack_cache_prog(prog);
 	}
+	/* Set last: the programs learn from the kernel's unwinds once they can retire. */
+	__atomic_store_n(&t->skel->bss->pdt_sc_on, cache == 3, __ATOMIC_RELEASE);
 	return 0;
 }
 
@@ -279,6 +312,9 @@ int pdt_tracker_open(struct pdt_tracker *t, const struct pdt_tracker_opts *o, ch
 	t->skel->rodata->pdt_elide =
 	    !o->every_event && !o->user_stacks && !getenv("PDTRACE_NO_ELIDE");
 	t->skel->rodata->pdt_ring_size = (__u64)pages * 4096;
+	/* PDTRACE_STACK_CACHE_VERIFY=1 (a testing aid): every cached stack is checked. */
+	if (getenv("PDTRACE_STACK_CACHE_VERIFY"))
+		t->skel->rodata->pdt_sc_check_every = 1;
 	rc = track_bpf__load(t->skel);
 	if (rc) {
 		load_error(rc, err, errlen);
@@ -364,8 +400,35 @@ int pdt_tracker_poll(struct pdt_tracker *t, int timeout_ms)
 	return (n > 0 ? n : 0) + m;
 }
 
+/* Under -v, how the stack cache did; always, a disagreement with the kernel's unwinder. */
+static void stack_cache_report(const struct pdt_tracker *t)
+{
+	const unsigned long long *c = t->skel->bss->pdt_sc_stats;
+
+	if (pdt_verbose && !t->skel->bss->pdt_sc_on)
+		fprintf(stderr, "pdtrace: stack cache off: the kernel unwinds every stack\n");
+	else if (pdt_verbose)
+		fprintf(stderr,
+			"pdtrace: stack cache: %llu stacks from kept ORC entries (%llu checked "
+			"against the kernel's unwind), %llu unwound by the kernel; %llu entries "
+			"kept, %llu without room\n",
+			c[PDT_SC_HIT], c[PDT_SC_CONFIRMED] + c[PDT_SC_WRONG], c[PDT_SC_MISS],
+			c[PDT_SC_LEARNED], c[PDT_SC_FULL]);
+	if (c[PDT_SC_WRONG])
+		fprintf(stderr,
+			"pdtrace: warning: %llu stacks from the stack cache differed from the "
+			"kernel's unwind (which was kept): a bug in pdtrace\n",
+			c[PDT_SC_WRONG]);
+}
+
 void pdt_tracker_stop(struct pdt_tracker *t)
 {
+	/*
+	 * Take what is waiting first: kallsyms takes long under emulation, and a backlog
+	 * the reader had not caught up with would leave no room for what comes meanwhile.
+	 */
+	while (ring_buffer__consume(t->rb) > 0)
+		;
 	t->ksyms = ksyms_load();
 	if (!t->no_self_check)
 		pdt_tracker_self_check(t);
@@ -373,6 +436,7 @@ void pdt_tracker_stop(struct pdt_tracker *t)
 	while (ring_buffer__consume(t->rb) > 0)
 		;
 	pdt_tracker_flush_elided(t);
+	stack_cache_report(t);
 	/* Frames of modules freed meanwhile: named after their module, not "?". */
 	modtab_ksyms(pdt_rules_modtab(t->rules), t->ksyms, &(size_t){ 0 });
 }

@@ -374,9 +374,11 @@ static __always_inline void fill_path(struct dentry *d, char *out)
  * context switch, an epoll round trip in pdtrace) cost more than the event itself.
  * The reader polls with a timeout and drains what is there. It is woken at once
  * each time another eighth of the ring buffer is waiting, so that a burst cannot
- * fill it, and
- * for the first event of a superblock, so that it finds the mountpoint while the
- * filesystem is still mounted.
+ * fill it; by every event once half of it is waiting, because a crossing can go
+ * unseen (another CPU's reservation, or the reader's consumption, between this
+ * event's reservation and its query moves avail past it for both); and for the first
+ * event of a superblock, so that it finds the mountpoint while the filesystem is
+ * still mounted.
  */
 static __always_inline void submit(void *e)
 {
@@ -388,7 +390,7 @@ static __always_inline void submit(void *e)
 	 * avail counts this event: wake once where it crosses each eighth, not on every
 	 * event past the first (an irq_work each, while the reader already drains).
 	 */
-	if ((avail >= step && avail / step != (avail - size) / step) ||
+	if ((avail >= step && avail / step != (avail - size) / step) || avail >= 4 * step ||
 	    (((struct pdt_event *)e)->flags & PDT_F_FIRST_OF_SB))
 		bpf_ringbuf_submit(e, BPF_RB_FORCE_WAKEUP);
 	else
@@ -415,6 +417,8 @@ static __always_inline int stream_floor(void *dentry)
 	return 0;
 }
 #endif
+
+#include "stack_cache.bpf.h"
 
 /*
  * The kernel stack where the event happened: the dearest part of an event (an
@@ -483,11 +487,15 @@ static __always_inline void add_caller(struct pt_regs *ctx, struct pdt_event_ful
 
 static __always_inline void add_stack(void *ctx, struct pdt_event_full *e)
 {
+#ifdef PDT_SC_ON
+	sc_add_stack(ctx, e);
+#else
 	long n = bpf_get_stack(ctx, e->stack, sizeof(e->stack), 0);
 
 	e->nstack = n > 0 ? n / sizeof(e->stack[0]) : 0;
 #if defined(__TARGET_ARCH_arm64) && defined(PDT_KPROBE_CTX)
 	add_caller(ctx, e);
+#endif
 #endif
 }
 

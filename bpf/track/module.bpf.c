@@ -48,6 +48,7 @@ SEC("tp_btf/module_load")
 int BPF_PROG(track_module_load, struct module *mod)
 {
 	PDT_FLOOR_RETURN;
+	__sync_fetch_and_add(&pdt_sc_gen, 1); /* new ORC data: see stack_cache.bpf.h */
 	emit_module(mod, PDT_EV_MODULE_LOAD);
 	return 0;
 }
@@ -57,6 +58,7 @@ SEC("tp_btf/module_free")
 int BPF_PROG(track_module_free, struct module *mod)
 {
 	PDT_FLOOR_RETURN;
+	__sync_fetch_and_add(&pdt_sc_gen, 1);
 	emit_module(mod, PDT_EV_MODULE_FREE);
 	return 0;
 }

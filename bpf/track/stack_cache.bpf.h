@@ -1,0 +1,366 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The stack cache (x86-64, the ORC unwinder): the kprobe.multi programs unwind by
+ * themselves.
+ *
+ * The kernel's unwinder spends most of its time finding each frame's ORC entry (binary
+ * searches, a module lookup, text checks); leaving a frame by its entry is a little
+ * arithmetic and a load or two. So the entries are kept: whenever a program has the
+ * kernel unwind (bpf_get_stack()), a fexit program on __orc_find() (stack_cache.bpf.c)
+ * keeps each entry that unwind looks up, under return address ip + 1 (a return
+ * address's entry is its call instruction's). A program then takes the unwinder's
+ * steps itself from the hooked function's entry registers: the word at the stack
+ * pointer, then for each return address the caller's stack pointer (sp or bp plus the
+ * entry's offset), the return address below it, bp kept or loaded. It reads the words
+ * the unwinder would, in the same order, and stops where it would: at an entry that
+ * ends the stack, at user registers, or at a full buffer. A return address without a
+ * kept entry, or a step the unwinder would refuse (a stack pointer that does not grow,
+ * a word off the task's stack, kernel-mode registers), is a miss: the kernel unwinds.
+ *
+ * An entry holds while the code at its address does: every free of executable memory
+ * (execmem_free()) and every module load and free bump pdt_sc_gen, and entries of an
+ * older gen are not used. vmlinux's text never changes; a module's only goes with an
+ * execmem_free(). One stack in pdt_sc_check_every is unwound by the kernel as well and
+ * compared (PDT_SC_WRONG: a bug here, and the kernel's unwind is kept).
+ */
+#ifndef PDT_STACK_CACHE_BPF_H
+#define PDT_STACK_CACHE_BPF_H
+
+#define PDT_SC_SLOTS 4096 /* power of two */
+#define PDT_SC_PROBES 8	  /* slots looked at from a return address's hash */
+#define PDT_SC_CHECK_EVERY 256
+#define PDT_SC_CS_OFF 136	/* offsetof(struct pt_regs, cs): x86-64's fixed frame layout */
+#define PDT_SC_STACK_SIZE 16384 /* x86-64's THREAD_SIZE (without KASAN) */
+
+/* How the unwinder leaves the frame of a return address (struct pdt_sc_step.how). */
+#define PDT_SC_CALL 0x1	   /* to its caller: the return address is below the CFA */
+#define PDT_SC_END 0x2	   /* nowhere: the ORC data ends the stack there */
+#define PDT_SC_REGS 0x4	   /* to the registers at the CFA: the end, when they are a user's */
+#define PDT_SC_CFA_BP 0x10 /* the CFA is bp + sp_off (else the stack pointer + sp_off) */
+#define PDT_SC_BP_CFA 0x20 /* bp is then loaded from the CFA + bp_off */
+#define PDT_SC_BP_BP 0x40  /* bp is then loaded from bp + bp_off (neither: bp is kept) */
+
+struct pdt_sc_step {
+	u32 seq; /* odd while a writer has it */
+	u32 gen; /* pdt_sc_gen when its entry was looked up */
+	u64 ip;	 /* a return address; 0 for a slot never written */
+	u8 how;
+	u8 pad;
+	s16 sp_off, bp_off;
+	u16 pad2;
+};
+
+static __always_inline u32 sc_hash(u64 ip)
+{
+	return (u32)((ip * 0x9e3779b97f4a7c15ull) >> 52) & (PDT_SC_SLOTS - 1);
+}
+
+/* The kept steps, by sc_hash() of their ip (open addressing, PDT_SC_PROBES slots). */
+PDT_MAP_DECL struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, PDT_SC_SLOTS);
+	__type(key, u32);
+	__type(value, struct pdt_sc_step);
+} sc_steps SEC(".maps");
+
+/* Slot i of the steps' table (i is masked). */
+static __always_inline struct pdt_sc_step *sc_slot(u32 i)
+{
+	u32 key = i & (PDT_SC_SLOTS - 1);
+
+	return bpf_map_lookup_elem(&sc_steps, &key);
+}
+
+#ifdef PDT_MAPS_OWNER
+/* One stack in so many from the cache is unwound by the kernel too (user space: 1 to verify all). */
+const volatile __u32 pdt_sc_check_every = PDT_SC_CHECK_EVERY;
+__u32 pdt_sc_gen; /* bumped at every free of executable memory, module load and free */
+__u32 pdt_sc_on;  /* set by user space once the learning programs are attached */
+__u64 pdt_sc_stats[PDT_SC_STAT_MAX];
+#else
+extern const volatile __u32 pdt_sc_check_every;
+extern __u32 pdt_sc_gen;
+extern __u32 pdt_sc_on;
+extern __u64 pdt_sc_stats[PDT_SC_STAT_MAX];
+#endif
+
+/*
+ * Return addresses the kernel's unwinder puts back (unwind_recover_ret_addr()): the
+ * function graph tracer's, whose original it finds on the task's shadow stack, and a
+ * kretprobe's. pdt_sc_syms (stack_cache.bpf.c) looks them up at start.
+ */
+#ifdef PDT_MAPS_OWNER
+__u64 pdt_sc_graph_tramp;   /* return_to_handler */
+__u64 pdt_sc_rethook_tramp; /* arch_rethook_trampoline */
+#else
+extern __u64 pdt_sc_graph_tramp;
+extern __u64 pdt_sc_rethook_tramp;
+#endif
+
+/* Per CPU: nonzero (its gen + 1) while a program has the kernel unwind, to learn from. */
+PDT_MAP_DECL struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, u32);
+} sc_learning SEC(".maps");
+
+static __always_inline void sc_bump(u32 idx)
+{
+	if (idx < PDT_SC_STAT_MAX)
+		__sync_fetch_and_add(&pdt_sc_stats[idx], 1);
+}
+
+#ifdef __TARGET_ARCH_x86
+/* The task stack's word at addr, when all of it is on [base, top). */
+static __always_inline bool sc_word(u64 addr, u64 base, u64 top, u64 *w)
+{
+	return addr >= base && addr + 8 <= top &&
+	       !bpf_probe_read_kernel(w, sizeof(*w), (void *)addr);
+}
+
+#define SC_GRAPH_FRAMES 16		  /* shadow stack frames looked at */
+#define SC_FGRAPH_FRAME_OFFSET_MASK 0x3ff /* kernel/trace/fgraph.c */
+
+/*
+ * ftrace_graph_ret_addr(): the return address the function graph tracer replaced at
+ * stack slot p, from the newest shadow stack frame whose slot it is; 0 when none of
+ * the last SC_GRAPH_FRAMES is (a miss). Frames newer than an earlier slot's are of
+ * deeper slots, so a search from the top finds what the unwinder's resumed one does.
+ * Global, as the walk's.
+ */
+#ifdef PDT_MAPS_OWNER
+__noinline u64 pdt_sc_graph_ret(u64 p)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+	unsigned long *rs = t->ret_stack;
+	struct ftrace_ret_stack *f;
+	int i, off = t->curr_ret_stack;
+	unsigned long w;
+
+	for (i = 0; i < SC_GRAPH_FRAMES; i++) {
+		if (!rs || off <= 0 || bpf_probe_read_kernel(&w, sizeof(w), rs + off - 1))
+			return 0;
+		w &= SC_FGRAPH_FRAME_OFFSET_MASK;
+		if (!w || w > (unsigned long)off - 1)
+			return 0;
+		off -= 1 + w;
+		f = (void *)(rs + off);
+		if ((u64)BPF_CORE_READ(f, retp) == p) {
+			w = BPF_CORE_READ(f, ret);
+			if (w != pdt_sc_graph_tramp)
+				return w;
+		}
+	}
+	return 0;
+}
+#else
+u64 pdt_sc_graph_ret(u64 p);
+#endif
+
+/* The return address at stack slot p as the unwinder takes it: false on a miss. */
+static __always_inline bool sc_ret(u64 p, u64 base, u64 top, u64 *ret)
+{
+	if (!sc_word(p, base, top, ret))
+		return false;
+	if (*ret == pdt_sc_graph_tramp)
+		*ret = pdt_sc_graph_ret(p);
+	/* A kretprobe's: the unwinder would look it up; not done here. */
+	return *ret && *ret != pdt_sc_rethook_tramp;
+}
+
+/* A step in a scalar, as the global functions pass it: valid, how, sp_off, bp_off. */
+#define SC_VALID (1ull << 63)
+#define SC_HOW(p) ((u8)(p))
+#define SC_SP_OFF(p) ((s16)((p) >> 8))
+#define SC_BP_OFF(p) ((s16)((p) >> 24))
+
+/*
+ * The kept step of return address ip (its sequence count even and unmoved), 0 when
+ * there is none. The walk's loop and this one's are in global functions: each is
+ * verified once, not at every place an event takes a stack.
+ */
+#ifdef PDT_MAPS_OWNER
+__noinline u64 pdt_sc_step(u64 ip)
+{
+	u32 h = sc_hash(ip), gen = *(volatile u32 *)&pdt_sc_gen, seq, i;
+	struct pdt_sc_step *c;
+	u64 p;
+
+	for (i = 0; i < PDT_SC_PROBES; i++) {
+		c = sc_slot(h + i);
+		if (!c)
+			return 0;
+		seq = *(volatile u32 *)&c->seq;
+		asm volatile("" ::: "memory");
+		if (!c->ip)
+			return 0;
+		if (c->ip != ip || c->gen != gen || (seq & 1))
+			continue;
+		p = SC_VALID | c->how | (u64)(u16)c->sp_off << 8 | (u64)(u16)c->bp_off << 24;
+		asm volatile("" ::: "memory");
+		return *(volatile u32 *)&c->seq == seq ? p : 0;
+	}
+	return 0;
+}
+
+/*
+ * Leave the frame of return address ip by step p: 1 with the caller's return address
+ * in *next, 0 where the unwind ends, -1 on a miss. w: the stack pointer and bp after
+ * the frame, and the task's stack.
+ */
+static __always_inline int sc_leave(u64 *w, u64 p, u64 *next)
+{
+	u8 how = SC_HOW(p);
+	u64 cfa, v, sp = w[0], bp = w[1], base = w[2], top = w[3];
+
+	if (how & PDT_SC_END)
+		return 0;
+	cfa = ((how & PDT_SC_CFA_BP) ? bp : sp) + SC_SP_OFF(p);
+	if (how & PDT_SC_REGS) /* the end, if these are a user's registers */
+		return sc_word(cfa + PDT_SC_CS_OFF, base, top, &v) && (v & 3) == 3 ? 0 : -1;
+	if (cfa <= sp || !sc_ret(cfa - 8, base, top, next))
+		return -1;
+	if ((how & PDT_SC_BP_CFA) && !sc_word(cfa + SC_BP_OFF(p), base, top, &w[1]))
+		return -1;
+	if ((how & PDT_SC_BP_BP) && !sc_word(bp + SC_BP_OFF(p), base, top, &w[1]))
+		return -1;
+	w[0] = cfa;
+	return 1;
+}
+
+/*
+ * The unwind bpf_get_stack() would give from a kprobe.multi program's entry registers
+ * (ip, sp, bp), into the per-CPU scratch buffer's first PDT_STACK_DEPTH words: its
+ * frames, or 0 when a return address had no step. The kernel reports the hooked
+ * function (the ip) and then the return address at the stack pointer.
+ */
+__noinline int pdt_sc_walk(u64 ip, u64 sp, u64 bp)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	u64 w[4] = { sp, bp, (u64)task->stack, (u64)task->stack + PDT_SC_STACK_SIZE }, p;
+	struct pdt_scratch *s;
+	u32 zero = 0;
+	u64 *out;
+	int i, r;
+
+	s = bpf_map_lookup_elem(&scratch, &zero);
+	if (!s)
+		return 0;
+	out = (u64 *)s->buf;
+	out[0] = ip;
+	if (!sc_ret(w[0], w[2], w[3], &ip))
+		return 0;
+	w[0] += 8;
+	for (i = 1; i < PDT_STACK_DEPTH; i++) {
+		out[i] = ip;
+		if (i == PDT_STACK_DEPTH - 1) /* the buffer is full: the unwind stops too */
+			break;
+		p = pdt_sc_step(ip);
+		if (!p)
+			return 0;
+		r = sc_leave(w, p, &ip);
+		if (r < 0)
+			return 0;
+		if (!r)
+			break;
+	}
+	return i + 1;
+}
+#else
+u64 pdt_sc_step(u64 ip);
+int pdt_sc_walk(u64 ip, u64 sp, u64 bp);
+#endif
+
+#ifdef PDT_KPROBE_CTX
+#define PDT_SC_ON 1
+
+/* The unwind bpf_get_stack() would give, into e: true when every frame had its step. */
+static __always_inline bool sc_unwind(struct pt_regs *ctx, struct pdt_event_full *e)
+{
+	int n = pdt_sc_walk(PT_REGS_IP(ctx), PT_REGS_SP(ctx), PT_REGS_FP(ctx));
+	struct pdt_scratch *s;
+	u32 zero = 0;
+
+	s = bpf_map_lookup_elem(&scratch, &zero);
+	if (n < 2 || n > PDT_STACK_DEPTH || !s)
+		return false;
+	__builtin_memcpy(e->stack, s->buf, sizeof(e->stack));
+	e->nstack = n;
+	return true;
+}
+
+/* Does the unwind in u (n bytes, as bpf_get_stack() returned) equal e's? */
+static __always_inline bool sc_same(const u64 *u, long n, const struct pdt_event_full *e)
+{
+	int i;
+
+	if (n != (long)(e->nstack * sizeof(u64)))
+		return false;
+	for (i = 0; i < PDT_STACK_DEPTH; i++)
+		if (i < (int)e->nstack && u[i] != e->stack[i])
+			return false;
+	return true;
+}
+
+/* The kernel's unwind into buf (size bytes), its ORC lookups kept (see above). */
+static __always_inline long sc_kernel_unwind(void *ctx, void *buf, u32 size)
+{
+	u32 zero = 0, *learning = bpf_map_lookup_elem(&sc_learning, &zero);
+	long n;
+
+	if (learning)
+		*learning = *(volatile u32 *)&pdt_sc_gen + 1;
+	n = bpf_get_stack(ctx, buf, size, 0);
+	if (learning)
+		*learning = 0;
+	return n;
+}
+
+/*
+ * Fill e's stack from the kept steps: true when it did. One stack in
+ * pdt_sc_check_every (the first among them) is unwound by the kernel too and compared.
+ */
+static __always_inline bool sc_fill(struct pt_regs *ctx, struct pdt_event_full *e)
+{
+	struct pdt_scratch *s;
+	u32 zero = 0;
+	long n;
+
+	if (!sc_unwind(ctx, e)) {
+		sc_bump(PDT_SC_MISS);
+		return false;
+	}
+	if (__sync_fetch_and_add(&pdt_sc_stats[PDT_SC_HIT], 1) % (pdt_sc_check_every ?: 1))
+		return true;
+	/* The per-CPU scratch: preemption is off in a kprobe.multi program. */
+	s = bpf_map_lookup_elem(&scratch, &zero);
+	if (!s)
+		return true;
+	n = bpf_get_stack(ctx, s->buf, PDT_STACK_DEPTH * sizeof(u64), 0);
+	if (sc_same((const u64 *)s->buf, n, e)) {
+		sc_bump(PDT_SC_CONFIRMED);
+		return true;
+	}
+	sc_bump(PDT_SC_WRONG);
+	return false;
+}
+
+/* The event's kernel stack: from the kept steps, else unwound by the kernel (and learned). */
+static __always_inline void sc_add_stack(struct pt_regs *ctx, struct pdt_event_full *e)
+{
+	long n;
+
+	if (*(volatile u32 *)&pdt_sc_on) {
+		if (sc_fill(ctx, e))
+			return;
+		n = sc_kernel_unwind(ctx, e->stack, sizeof(e->stack));
+	} else {
+		n = bpf_get_stack(ctx, e->stack, sizeof(e->stack), 0);
+	}
+	e->nstack = n > 0 ? n / sizeof(e->stack[0]) : 0;
+}
+#endif /* PDT_KPROBE_CTX */
+#endif /* __TARGET_ARCH_x86 */
+
+#endif

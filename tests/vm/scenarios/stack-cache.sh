@@ -1,0 +1,40 @@
+# The stack cache (bpf/track/stack_cache.bpf.h). With PDTRACE_STACK_CACHE_VERIFY=1 every
+# stack a program takes from kept ORC entries is unwound by the kernel as well and the
+# two compared. On configfs (nvmet: frames in modules), tracefs instances, debugfs
+# entries a module's init makes, across unloads and reloads of that module (each retires
+# what was kept about its code), and faultfs mounts: most stacks come from the cache,
+# every one of them equals the kernel's unwind, and check's verdict is unchanged. Without
+# the cache (PDTRACE_NO_STACK_CACHE=1) -v says so, and the verdict is the same.
+# timeout: 300
+# modules: nvmet nvme-loop
+# kmods: pdt_faultfs
+. /lib.sh
+grep -qs ' /sys/kernel/config ' /proc/self/mountinfo || mount -t configfs none /sys/kernel/config
+grep -qs ' /sys/kernel/tracing ' /proc/self/mountinfo || mount -t tracefs none /sys/kernel/tracing
+grep -qs ' /sys/kernel/debug ' /proc/self/mountinfo || mount -t debugfs none /sys/kernel/debug
+s=/sys/kernel/config/nvmet/subsystems/nqn.2024-01.org.pdtrace:sc
+ti=/sys/kernel/tracing/instances/pdt-sc
+ko=/lib/modules/pdt_faultfs.ko
+mkdir -p /mnt/scf
+wl="for i in \$(seq 20); do mkdir $s && rmdir $s || exit 1; done
+for i in 1 2 3; do mkdir $ti && rmdir $ti || exit 1; done
+for i in 1 2 3; do rmmod pdt_faultfs && insmod $ko || exit 1; done
+for i in 1 2 3 4 5; do mount -t pdtfaultfs pdtfaultfs /mnt/scf && umount /mnt/scf || exit 1; done"
+
+PDTRACE_STACK_CACHE_VERIFY=1 $PDTRACE -v check -- sh -c "$wl" >/tmp/sc.out 2>&1
+expect_eq "$?" 0 "check exit status, every cached stack verified"
+grep -E '^pdtrace: (stack cache|warning)|^summary|^command' /tmp/sc.out
+set -- $(sed -n 's/^pdtrace: stack cache: \([0-9]*\) stacks from kept ORC entries (\([0-9]*\) checked .*, \([0-9]*\) unwound by the kernel.*/\1 \2 \3/p' /tmp/sc.out)
+hits=${1:-0} checked=${2:--1} unwound=${3:-0}
+[ "$hits" -ge 60 ] && pass "$hits stacks from the cache" || fail "only $hits stacks from the cache"
+expect_eq "$checked" "$hits" "every stack from the cache checked against the kernel's unwind"
+[ "$hits" -gt "$unwound" ] && pass "more stacks from the cache than unwound ($unwound)" ||
+	fail "$unwound stacks unwound by the kernel, $hits from the cache"
+expect_no_grep 'differed from the kernel' /tmp/sc.out "no cached stack differed"
+expect_grep '^summary: 0 leak, 0 imbalance, 0 illegal-removal$' /tmp/sc.out "no findings"
+
+PDTRACE_NO_STACK_CACHE=1 $PDTRACE -v check -- sh -c "$wl" >/tmp/nc.out 2>&1
+expect_eq "$?" 0 "check exit status without the cache"
+expect_grep '^pdtrace: stack cache off: the kernel unwinds every stack$' /tmp/nc.out "-v: the cache is off"
+expect_grep '^summary: 0 leak, 0 imbalance, 0 illegal-removal$' /tmp/nc.out "no findings without it"
+finish
