@@ -280,8 +280,8 @@ stream-floor:
 	$(Q)$(MAKE) -s OUTPUT=$(OUTPUT)/stream-floor BPF_EXTRA=-DPDT_STREAM_FLOOR \
 		$(OUTPUT)/stream-floor/pdtrace
 
-# And the floor of creation stacks: the origin marks and an unwind per kernel-made
-# entry (BPF_EXTRA=-DPDT_STACK_FLOOR).
+# And the floor of creation stacks: the origin marks and the stack of each kernel-made
+# entry, taken as pdtrace takes it (BPF_EXTRA=-DPDT_STACK_FLOOR).
 stack-floor:
 	$(Q)$(MAKE) -s OUTPUT=$(OUTPUT)/stack-floor BPF_EXTRA=-DPDT_STACK_FLOOR \
 		$(OUTPUT)/stack-floor/pdtrace
