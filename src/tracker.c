@@ -247,56 +247,40 @@ static void publish_hook_ips(struct pdt_tracker *t, struct bpf_link *link)
 }
 
 /*
- * Every program but the self-check's iterator, which runs only at stop, and the stack
- * cache's, which start_stack_cache() attaches once tracing has begun.
+ * Every program but the self-check's iterator, which runs only at stop. The stack
+ * cache is an optimization: without all three of its programs, the kernel unwinds.
  */
 static int attach_programs(struct pdt_tracker *t)
 {
 	const struct bpf_object_skeleton *s = t->skel->skeleton;
-	int i;
+	int i, cache = 0;
 
 	for (i = 0; i < s->prog_cnt; i++) {
 		struct bpf_program *prog = *s->progs[i].prog;
 		struct bpf_link *link;
 
-		if (!bpf_program__autoload(prog) || prog == t->skel->progs.pdt_walk ||
-		    stack_cache_prog(prog))
+		if (!bpf_program__autoload(prog) || prog == t->skel->progs.pdt_walk)
 			continue;
+		if (!strcmp(bpf_program__name(prog), "pdt_sc_syms")) {
+			cache += stack_cache_syms(t, prog);
+			continue;
+		}
 		if (prog == t->skel->progs.pdt_enter || prog == t->skel->progs.pdt_return)
 			link = attach_dispatch(t, prog, prog == t->skel->progs.pdt_return);
 		else
 			link = bpf_program__attach(prog);
+		if (!link && stack_cache_prog(prog))
+			continue;
 		if (!link)
 			return -errno;
 		*s->progs[i].link = link;
 		if (prog == t->skel->progs.pdt_enter)
 			publish_hook_ips(t, link);
-	}
-	return 0;
-}
-
-/*
- * The stack cache, at the first poll: it only makes stacks cheaper, so tracing need not
- * wait for its trampolines. Without all three of its programs the kernel unwinds.
- */
-static void start_stack_cache(struct pdt_tracker *t)
-{
-	const struct bpf_object_skeleton *s = t->skel->skeleton;
-	int i, ready = 0;
-
-	t->sc_started = true;
-	for (i = 0; i < s->prog_cnt; i++) {
-		struct bpf_program *prog = *s->progs[i].prog;
-
-		if (!bpf_program__autoload(prog) || !stack_cache_prog(prog))
-			continue;
-		if (!strcmp(bpf_program__name(prog), "pdt_sc_syms"))
-			ready += stack_cache_syms(t, prog);
-		else if ((*s->progs[i].link = bpf_program__attach(prog)))
-			ready++;
+		cache += stack_cache_prog(prog);
 	}
 	/* Set last: the programs learn from the kernel's unwinds once they can retire. */
-	__atomic_store_n(&t->skel->bss->pdt_sc_on, ready == 3, __ATOMIC_RELEASE);
+	__atomic_store_n(&t->skel->bss->pdt_sc_on, cache == 3, __ATOMIC_RELEASE);
+	return 0;
 }
 
 int pdt_tracker_open(struct pdt_tracker *t, const struct pdt_tracker_opts *o, char *err,
@@ -398,11 +382,8 @@ void pdt_tracker_flush_elided(struct pdt_tracker *t)
 int pdt_tracker_poll(struct pdt_tracker *t, int timeout_ms)
 {
 	static const struct timespec pause = { 0, PDT_DRAIN_PAUSE_MS * 1000000L };
-	int n, m;
+	int n = ring_buffer__poll(t->rb, timeout_ms), m;
 
-	if (!t->sc_started)
-		start_stack_cache(t);
-	n = ring_buffer__poll(t->rb, timeout_ms);
 	if (n < 0 && n != -EINTR)
 		return n;
 	pdt_tracker_flush_elided(t);

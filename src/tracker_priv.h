@@ -23,7 +23,6 @@ struct pdt_tracker {
 	struct bpf_link *walk_link; /* the self-check's iterator, made at its first use */
 	struct pdt_facts facts;	    /* what this kernel has: the hooks attached */
 	bool use_lsm;		    /* origin marks by BPF LSM programs, not the dispatcher */
-	bool sc_started; /* the stack cache's programs were tried (start_stack_cache()) */
 	bool no_self_check;
 	/* Slots whose superblock the rules have heard of (its first event came through). */
 	unsigned char announced[PDT_SB_SLOTS / 8];
