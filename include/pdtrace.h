@@ -81,6 +81,14 @@ struct pdt_hook_ip {
 	unsigned long long id; /* enum pdt_hook_id */
 };
 
+/*
+ * The dispatchers' functions by name, looked up in the kernel (bpf/track/resolve.bpf.c):
+ * user space writes the names into the tracker's .bss, runs the program once and
+ * attaches the kprobe.multi links by address.
+ */
+#define PDT_RESOLVE_MAX 32
+#define PDT_RESOLVE_NAME_LEN 64
+
 enum pdt_origin {
 	PDT_ORIGIN_UNKNOWN, /* made persistent before pdtrace started */
 	PDT_ORIGIN_KERNEL,

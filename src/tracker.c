@@ -141,7 +141,8 @@ static void select_programs(struct pdt_tracker *t, const struct pdt_facts *f,
 			ok = t->use_lsm && h && hook_present(f, h);
 		} else if (prog == t->skel->progs.pdt_walk) {
 			ok = !o->no_self_check; /* an iterator: run at stop, never attached */
-		} else if (prog == t->skel->progs.pdt_enter || prog == t->skel->progs.pdt_return) {
+		} else if (prog == t->skel->progs.pdt_enter || prog == t->skel->progs.pdt_return ||
+			   prog == t->skel->progs.pdt_resolve) {
 			ok = true;
 		} else if (stack_cache_prog(prog)) {
 			/* PDTRACE_NO_STACK_CACHE=1 (a testing aid): the kernel unwinds every stack. */
@@ -172,31 +173,78 @@ static const char *load_error(int err, char *buf, size_t n)
 	return buf;
 }
 
-/* The dispatcher at entry or at return of every present function that has an id. */
+/* A hook of the dispatcher at entry, or at return. */
+static bool dispatched(const struct pdt_tracker *t, const struct pdt_hook *h, bool at_return)
+{
+	return h->id && (!at_return || h->at_return) && hook_present(&t->facts, h) &&
+	       !(h->lsm && t->use_lsm);
+}
+
+/*
+ * The dispatchers' functions' addresses, from kallsyms_lookup_name() in the kernel
+ * (bpf/track/resolve.bpf.c): attaching by name costs each link a pass over kallsyms.
+ */
+static void resolve_hooks(struct pdt_tracker *t)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, opts);
+	struct bpf_program *prog = t->skel->progs.pdt_resolve;
+	unsigned int idx[PDT_RESOLVE_MAX];
+	__u32 i, n = 0;
+
+	for (i = 0; i < pdt_nhooks && n < PDT_RESOLVE_MAX; i++) {
+		const char *f = pdt_hooks[i].func;
+
+		if (!dispatched(t, &pdt_hooks[i], false) || strlen(f) >= PDT_RESOLVE_NAME_LEN)
+			continue;
+		memset(t->skel->data_resolve->pdt_resolve_names[n], 0, PDT_RESOLVE_NAME_LEN);
+		memcpy(t->skel->data_resolve->pdt_resolve_names[n], f, strlen(f));
+		idx[n++] = i;
+	}
+	t->skel->data_resolve->pdt_resolve_n = n;
+	if (!bpf_program__autoload(prog) || bpf_prog_test_run_opts(bpf_program__fd(prog), &opts))
+		return;
+	for (i = 0; i < n; i++)
+		t->hook_addr[idx[i]] = t->skel->data_resolve->pdt_resolve_addrs[i];
+}
+
+/*
+ * The dispatcher at entry or at return of every present function that has an id: by
+ * address where the kernel gave every one, else (or if that fails) by name.
+ */
 static struct bpf_link *attach_dispatch(struct pdt_tracker *t, struct bpf_program *prog,
 					bool at_return)
 {
 	LIBBPF_OPTS(bpf_kprobe_multi_opts, opts, .retprobe = at_return);
 	const char *syms[PDT_MAX_HOOKS];
 	__u64 cookies[PDT_MAX_HOOKS];
-	size_t i, n = 0;
+	unsigned long addrs[PDT_MAX_HOOKS];
+	size_t i, n = 0, naddrs = 0;
+	struct bpf_link *link;
 
 	for (i = 0; i < pdt_nhooks && n < sizeof(syms) / sizeof(syms[0]); i++) {
-		const struct pdt_hook *h = &pdt_hooks[i];
-
-		if (!h->id || (at_return && !h->at_return) || !hook_present(&t->facts, h) ||
-		    (h->lsm && t->use_lsm))
+		if (!dispatched(t, &pdt_hooks[i], at_return))
 			continue;
-		syms[n] = h->func;
-		cookies[n++] = h->id;
+		addrs[n] = t->hook_addr[i];
+		naddrs += !!addrs[n];
+		syms[n] = pdt_hooks[i].func;
+		cookies[n++] = pdt_hooks[i].id;
 	}
 	if (!n) {
 		errno = ENOENT;
 		return NULL;
 	}
-	opts.syms = syms;
 	opts.cookies = cookies;
 	opts.cnt = n;
+	if (naddrs == n) {
+		opts.addrs = addrs;
+		link = bpf_program__attach_kprobe_multi_opts(prog, NULL, &opts);
+		if (link) {
+			t->by_addr++;
+			return link;
+		}
+		opts.addrs = NULL;
+	}
+	opts.syms = syms;
 	return bpf_program__attach_kprobe_multi_opts(prog, NULL, &opts);
 }
 
@@ -255,20 +303,24 @@ static int attach_programs(struct pdt_tracker *t)
 	const struct bpf_object_skeleton *s = t->skel->skeleton;
 	int i, cache = 0;
 
+	resolve_hooks(t);
 	for (i = 0; i < s->prog_cnt; i++) {
 		struct bpf_program *prog = *s->progs[i].prog;
 		struct bpf_link *link;
 
-		if (!bpf_program__autoload(prog) || prog == t->skel->progs.pdt_walk)
+		if (!bpf_program__autoload(prog) || prog == t->skel->progs.pdt_walk ||
+		    prog == t->skel->progs.pdt_resolve)
 			continue;
 		if (!strcmp(bpf_program__name(prog), "pdt_sc_syms")) {
 			cache += stack_cache_syms(t, prog);
 			continue;
 		}
-		if (prog == t->skel->progs.pdt_enter || prog == t->skel->progs.pdt_return)
+		if (prog == t->skel->progs.pdt_enter || prog == t->skel->progs.pdt_return) {
 			link = attach_dispatch(t, prog, prog == t->skel->progs.pdt_return);
-		else
+			t->links += !!link;
+		} else {
 			link = bpf_program__attach(prog);
+		}
 		if (!link && stack_cache_prog(prog))
 			continue;
 		if (!link)
@@ -278,6 +330,9 @@ static int attach_programs(struct pdt_tracker *t)
 			publish_hook_ips(t, link);
 		cache += stack_cache_prog(prog);
 	}
+	if (pdt_verbose)
+		fprintf(stderr, "pdtrace: %u of %u dispatcher links attached by address\n",
+			t->by_addr, t->links);
 	/* Set last: the programs learn from the kernel's unwinds once they can retire. */
 	__atomic_store_n(&t->skel->bss->pdt_sc_on, cache == 3, __ATOMIC_RELEASE);
 	return 0;

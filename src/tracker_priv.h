@@ -23,6 +23,9 @@ struct pdt_tracker {
 	struct bpf_link *walk_link; /* the self-check's iterator, made at its first use */
 	struct pdt_facts facts;	    /* what this kernel has: the hooks attached */
 	bool use_lsm;		    /* origin marks by BPF LSM programs, not the dispatcher */
+	__u64
+	    hook_addr[PDT_MAX_HOOKS]; /* pdt_hooks[i]'s address, looked up in the kernel (0: not) */
+	unsigned int links, by_addr;  /* the dispatchers' links; those attached by address */
 	bool no_self_check;
 	/* Slots whose superblock the rules have heard of (its first event came through). */
 	unsigned char announced[PDT_SB_SLOTS / 8];

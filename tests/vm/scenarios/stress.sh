@@ -35,6 +35,9 @@ expect_eq "$(grep -c 'failed at' /tmp/st.out)" 0 "every worker step succeeded"
 ips=$(sed -n 's/^pdtrace: \([0-9]*\) of \([0-9]*\) hooked functions dispatched by address; .*/\1 \2/p' /tmp/st.out)
 expect_eq "$(echo "$ips" | awk 'NR == 1 && NF == 2 && $1 == $2 && $1 >= 6 { print "all" }')" all \
 	"the dispatchers find every hooked function by its address ($ips)"
+# Both dispatcher links by the addresses the kernel looked up: no pass over kallsyms.
+expect_grep '^pdtrace: 2 of 2 dispatcher links attached by address$' /tmp/st.out \
+	"both dispatcher links attached by address"
 if grep -qw bpf /sys/kernel/security/lsm 2>/dev/null; then
 	expect_grep 'origin marks by the BPF LSM$' /tmp/st.out "the origin marks by the BPF LSM, which is active"
 else
