@@ -147,6 +147,7 @@ static void print_event(const void *data, size_t size, void *ctx)
 	const struct pdt_event_full *e = data;
 	struct trace_ctx *tc = ctx;
 	bool full = size >= sizeof(*e) && e->h.size == sizeof(*e);
+	bool named;
 	enum pdt_origin origin;
 	const char *fs_type;
 	char dev[24], path[PDT_FINDING_PATH_LEN], comm[PDT_COMM_LEN + 1];
@@ -159,6 +160,8 @@ static void print_event(const void *data, size_t size, void *ctx)
 			print_module(data, tc->args->format);
 		return;
 	}
+	/* A discard's header alone (brief) names its entry too: from the books. */
+	named = full || e->h.type == PDT_EV_DISCARD;
 	pdt_format_dev(e->h.dev, dev, sizeof(dev));
 	snprintf(comm, sizeof(comm), "%.*s", PDT_COMM_LEN, e->h.comm);
 	/*
@@ -183,7 +186,7 @@ static void print_event(const void *data, size_t size, void *ctx)
 		pdt_json_kv_uint(&j, "pid", e->h.pid);
 		pdt_json_kv_int(&j, "refcount", e->h.refcount);
 		pdt_json_kv_str(&j, "origin", pdt_origin_name(origin));
-		if (full) {
+		if (named) {
 			pdt_json_kv_str(&j, "fs_type", fs_type);
 			pdt_json_kv_str(&j, "path", path);
 		}
@@ -195,8 +198,8 @@ static void print_event(const void *data, size_t size, void *ctx)
 
 		printf("%-8s %-8s %-12s %-32s origin=%s count=%d pid=%u comm=%s\n",
 		       event_names[e->h.type], dev,
-		       full && fs_type[0] ? pdt_text_esc(fs, sizeof(fs), fs_type) : "-",
-		       full && path[0] ? pdt_text_esc(pe, sizeof(pe), path) : "-",
+		       named && fs_type[0] ? pdt_text_esc(fs, sizeof(fs), fs_type) : "-",
+		       named && path[0] ? pdt_text_esc(pe, sizeof(pe), path) : "-",
 		       pdt_origin_name(origin), e->h.refcount, e->h.pid,
 		       pdt_text_esc(ce, sizeof(ce), comm));
 	}

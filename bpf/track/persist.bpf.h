@@ -80,16 +80,18 @@ static __always_inline int on_persist(struct pt_regs *ctx, void *dentry_arg, voi
  * not persistent (discard-unpersisted), when a user's unlink finds the persistence
  * reference gone (eaten-persistence-ref), or when persistent entries are still below it
  * (orphaned). Everything else is a plain unlink, rmdir or an entry of a recursive
- * removal: no path (user space has it in its books) and no stack. A user entry
- * destroyed by a removal (user-entry-removed) is one user space knows, and its
- * finding shows the stack of the removal's start (PDT_EV_REMOVAL): one unwind per
- * removal, not one per entry.
+ * removal: a brief event, the header alone (user space has the path in its books).
+ * A user entry destroyed by a removal (user-entry-removed) is one user space knows,
+ * and its finding shows the stack of the removal's start (PDT_EV_REMOVAL): one unwind
+ * per removal, not one per entry. The header read again says the same or more: the
+ * rules judge by it.
  */
-static __always_inline bool discard_may_find(const struct pdt_event *h, bool persistent_kids)
+static __always_inline bool discard_may_find(struct dentry *d, bool user_remove,
+					     bool persistent_kids)
 {
-	if (!(h->flags & PDT_F_WAS_PERSISTENT))
+	if (!(d->d_flags & persistent_bit()))
 		return true;
-	if ((h->flags & PDT_F_USER_REMOVE) && h->refcount <= 1)
+	if (user_remove && d->d_lockref.count <= 1)
 		return true;
 	return persistent_kids;
 }
@@ -114,8 +116,8 @@ static __always_inline int on_discard(struct pt_regs *ctx, void *dentry_arg)
 	bool user_remove = t && t->remove_target == (u64)dentry_arg;
 	struct pdt_elided *m = NULL;
 	struct pdt_event_full *e;
-	bool kids;
-	u32 key = 0;
+	bool find, first;
+	u32 key = 0, slot;
 
 	if (user_remove)
 		t->remove_target = 0;
@@ -129,14 +131,25 @@ static __always_inline int on_discard(struct pt_regs *ctx, void *dentry_arg)
 		pdt_materialize(key);
 	}
 	/* The rules look below it for what is still persistent (orphaned). */
-	kids = materialize_kids(dentry);
-	e = reserve_full_t(PDT_EV_DISCARD, dentry, t);
+	find = discard_may_find(dentry, user_remove, materialize_kids(dentry));
+	/* A superblock's first event carries its names: a full one. */
+	first = first_of_sb((u64)dentry->d_sb, &slot);
+	if (!find && !first) {
+		struct pdt_event *b = emit_small(PDT_EV_DISCARD, dentry, t);
+
+		if (!b)
+			return 0;
+		if (user_remove)
+			b->flags |= PDT_F_USER_REMOVE;
+		submit(b);
+		return 0;
+	}
+	e = reserve_full_sb(PDT_EV_DISCARD, dentry, t, first, slot);
 	if (!e)
 		return 0;
 	if (user_remove)
 		e->h.flags |= PDT_F_USER_REMOVE;
-	/* The books know where a tracked entry is: only a finding needs the walk. */
-	if (discard_may_find(&e->h, kids)) {
+	if (find) {
 		fill_path(dentry, e->path);
 		add_stack(ctx, e);
 	}

@@ -121,7 +121,8 @@ struct pdt_rules {
 	size_t nsbs, cap_sbs;
 	struct pdt_finding *findings;
 	size_t nfindings, cap_findings;
-	struct pdt_finding spill; /* made past the cap: counted, streamed, not kept */
+	struct pdt_finding spill;   /* made past the cap: counted, streamed, not kept */
+	struct pdt_event_full wide; /* a brief discard, widened: all but its header stays 0 */
 	unsigned long long unlisted;
 	unsigned long long per_kind[PDT_KIND_MAX];
 	unsigned long long by_absence[PDT_KIND_MAX];
@@ -918,6 +919,16 @@ static size_t expected_size(unsigned int type)
 	return 0;
 }
 
+/*
+ * A discard that cannot be a finding but for what the header says comes without
+ * names, path or stack (format minor 4): the books have its path.
+ */
+static bool is_brief_discard(const struct pdt_event *h, size_t size)
+{
+	return size == sizeof(*h) && h->type == PDT_EV_DISCARD && h->size == sizeof(*h) &&
+	       !(h->flags & PDT_F_FIRST_OF_SB);
+}
+
 static void on_move(struct pdt_rules *r, const struct pdt_event_full *e)
 {
 	struct dent *d = u64map_get(&r->dents, e->h.dentry);
@@ -1227,6 +1238,11 @@ int pdt_rules_feed(struct pdt_rules *r, const void *data, size_t size)
 	if (size >= sizeof(unsigned short) &&
 	    (h->type == PDT_EV_MODULE_LOAD || h->type == PDT_EV_MODULE_FREE))
 		return feed_module(r, data, size);
+	if (is_brief_discard(h, size)) {
+		memcpy(&r->wide.h, h, sizeof(*h));
+		r->wide.h.size = sizeof(r->wide);
+		return pdt_rules_feed(r, &r->wide, sizeof(r->wide));
+	}
 	if (size < sizeof(*h) || !(want = expected_size(h->type)) || size < want ||
 	    h->size != want) {
 		r->malformed++;

@@ -533,6 +533,78 @@ static void test_removal_of_user_entry(void **state)
 	pdt_rules_free(r);
 }
 
+/* A brief discard, as the BPF side sends one that no finding needs a path or stack for. */
+static void brief_discard(struct pdt_rules *r, uint64_t d, uint64_t p, unsigned int flags,
+			  uint64_t removal_root)
+{
+	struct pdt_event e = { .type = PDT_EV_DISCARD,
+			       .size = sizeof(e),
+			       .flags = flags,
+			       .dentry = d,
+			       .parent = p,
+			       .sb = SB1,
+			       .removal_root = removal_root,
+			       .dev = 27,
+			       .pid = 42,
+			       .refcount = 2 };
+
+	assert_int_equal(pdt_rules_feed(r, &e, sizeof(e)), 0);
+}
+
+static void test_brief_discard(void **state)
+{
+	struct pdt_rules *r = pdt_rules_new();
+	const struct pdt_finding *f;
+
+	(void)state;
+	persist(r, 0x100, ROOT, "/kdir", PDT_ORIGIN_KERNEL, PDT_F_IS_DIR);
+	persist(r, 0x200, 0x100, "/kdir/kfile", PDT_ORIGIN_KERNEL, 0);
+	persist(r, 0x300, 0x100, "/kdir/user", PDT_ORIGIN_USER, 0);
+	persist(r, 0x400, ROOT, "/plain", PDT_ORIGIN_KERNEL, 0);
+	full(PDT_EV_REMOVAL, 0x100, ROOT, "/kdir", PDT_F_IN_REMOVAL);
+	ev.nstack = 3;
+	ev.stack[2] = 0xffffffff81000030ULL;
+	feed(r, &ev);
+	brief_discard(r, 0x200, 0x100, PDT_F_IN_REMOVAL | PDT_F_WAS_PERSISTENT, 0x100);
+	assert_int_equal(pdt_rules_nfindings(r), 0);
+	/* The user's entry: its path from the books, the removal's stack. */
+	brief_discard(r, 0x300, 0x100, PDT_F_IN_REMOVAL | PDT_F_WAS_PERSISTENT, 0x100);
+	f = only_finding(r, PDT_KIND_ILLEGAL_REMOVAL, PDT_RULE_USER_ENTRY_REMOVED);
+	assert_string_equal(f->path, "/kdir/user");
+	assert_int_equal(f->nstack, 3);
+	assert_true(f->stack[2] == 0xffffffff81000030ULL);
+	brief_discard(r, 0x100, ROOT, PDT_F_IN_REMOVAL | PDT_F_WAS_PERSISTENT, 0x100);
+	brief_discard(r, 0x400, ROOT, PDT_F_WAS_PERSISTENT, 0);
+	assert_int_equal(pdt_rules_nfindings(r), 1);
+	assert_int_equal(pdt_rules_sb(r, 0)->live, 0);
+	assert_int_equal(pdt_rules_sb(r, 0)->discarded, 4);
+	/* A brief discard of what is not persistent is still judged, by its header. */
+	persist(r, 0x500, ROOT, "/again", PDT_ORIGIN_KERNEL, 0);
+	brief_discard(r, 0x500, ROOT, 0, 0);
+	assert_int_equal(pdt_rules_nfindings(r), 2);
+	assert_int_equal(pdt_rules_malformed(r), 0);
+	pdt_rules_free(r);
+}
+
+/* Only a discard has a brief form, and never as its superblock's first event. */
+static void test_brief_malformed(void **state)
+{
+	struct pdt_rules *r = pdt_rules_new();
+	struct pdt_event e = { .type = PDT_EV_PERSIST, .size = sizeof(e), .sb = SB1 };
+
+	(void)state;
+	assert_int_equal(pdt_rules_feed(r, &e, sizeof(e)), -1);
+	e.type = PDT_EV_DISCARD;
+	e.flags = PDT_F_FIRST_OF_SB;
+	assert_int_equal(pdt_rules_feed(r, &e, sizeof(e)), -1);
+	e.flags = 0;
+	e.size = sizeof(struct pdt_event_full); /* lies about its size */
+	assert_int_equal(pdt_rules_feed(r, &e, sizeof(e)), -1);
+	assert_int_equal(pdt_rules_malformed(r), 3);
+	assert_int_equal(pdt_rules_nsbs(r), 0);
+	pdt_rules_free(r);
+}
+
 /* What the BPF side sends for a path too deep or too long: "..." and the leaf end. */
 static const char *cut(const char *path)
 {
@@ -932,6 +1004,8 @@ int main(void)
 		cmocka_unit_test(test_walk_finds_eaten),
 		cmocka_unit_test(test_walk_entry_malformed),
 		cmocka_unit_test(test_removal_of_user_entry),
+		cmocka_unit_test(test_brief_discard),
+		cmocka_unit_test(test_brief_malformed),
 		cmocka_unit_test(test_removal_of_untracked_root),
 		cmocka_unit_test(test_deep_path_is_whole),
 		cmocka_unit_test(test_removal_exemptions),
