@@ -82,9 +82,8 @@ struct pdt_hook_ip {
 };
 
 /*
- * The dispatchers' functions by name, looked up in the kernel (bpf/track/resolve.bpf.c):
- * user space writes the names into the tracker's .bss, runs the program once and
- * attaches the kprobe.multi links by address.
+ * Kernel addresses by name (bpf/track/resolve.bpf.c): user space writes the names into
+ * the tracker's .data.resolve, runs the program once and reads the addresses back.
  */
 #define PDT_RESOLVE_MAX 32
 #define PDT_RESOLVE_NAME_LEN 64

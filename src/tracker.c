@@ -102,17 +102,7 @@ static bool stack_cache_prog(const struct bpf_program *prog)
 {
 	const char *name = bpf_program__name(prog);
 
-	return !strcmp(name, "pdt_sc_learn") || !strcmp(name, "pdt_sc_retire") ||
-	       !strcmp(name, "pdt_sc_syms");
-}
-
-/* Run the stack cache's lookup of the return trampolines: false when it cannot. */
-static bool stack_cache_syms(struct pdt_tracker *t, struct bpf_program *prog)
-{
-	LIBBPF_OPTS(bpf_test_run_opts, opts);
-
-	return !bpf_prog_test_run_opts(bpf_program__fd(prog), &opts) &&
-	       t->skel->bss->pdt_sc_graph_tramp && t->skel->bss->pdt_sc_rethook_tramp;
+	return !strcmp(name, "pdt_sc_learn") || !strcmp(name, "pdt_sc_retire");
 }
 
 /*
@@ -181,30 +171,38 @@ static bool dispatched(const struct pdt_tracker *t, const struct pdt_hook *h, bo
 }
 
 /*
- * The dispatchers' functions' addresses, from kallsyms_lookup_name() in the kernel
- * (bpf/track/resolve.bpf.c): attaching by name costs each link a pass over kallsyms.
+ * Addresses from kallsyms_lookup_name() in the kernel (bpf/track/resolve.bpf.c), each
+ * name with where its address goes: the dispatchers' functions (attaching by name
+ * costs each link a pass over kallsyms) and the stack cache's return trampolines.
  */
-static void resolve_hooks(struct pdt_tracker *t)
+static void resolve_names(struct pdt_tracker *t)
 {
 	LIBBPF_OPTS(bpf_test_run_opts, opts);
-	struct bpf_program *prog = t->skel->progs.pdt_resolve;
-	unsigned int idx[PDT_RESOLVE_MAX];
+	struct track_bpf__data_resolve *r = t->skel->data_resolve;
+	const char *names[PDT_RESOLVE_MAX];
+	__u64 *dst[PDT_RESOLVE_MAX];
 	__u32 i, n = 0;
 
-	for (i = 0; i < pdt_nhooks && n < PDT_RESOLVE_MAX; i++) {
-		const char *f = pdt_hooks[i].func;
-
-		if (!dispatched(t, &pdt_hooks[i], false) || strlen(f) >= PDT_RESOLVE_NAME_LEN)
-			continue;
-		memset(t->skel->data_resolve->pdt_resolve_names[n], 0, PDT_RESOLVE_NAME_LEN);
-		memcpy(t->skel->data_resolve->pdt_resolve_names[n], f, strlen(f));
-		idx[n++] = i;
+	for (i = 0; i < pdt_nhooks && n < PDT_RESOLVE_MAX - 2; i++)
+		if (dispatched(t, &pdt_hooks[i], false)) {
+			names[n] = pdt_hooks[i].func;
+			dst[n++] = &t->hook_addr[i];
+		}
+	names[n] = "return_to_handler";
+	dst[n++] = &t->skel->bss->pdt_sc_graph_tramp;
+	names[n] = "arch_rethook_trampoline";
+	dst[n++] = &t->skel->bss->pdt_sc_rethook_tramp;
+	for (i = 0; i < n; i++) {
+		/* Too long a name stays empty, and is not found. */
+		memset(r->pdt_resolve_names[i], 0, PDT_RESOLVE_NAME_LEN);
+		if (strlen(names[i]) < PDT_RESOLVE_NAME_LEN)
+			memcpy(r->pdt_resolve_names[i], names[i], strlen(names[i]));
 	}
-	t->skel->data_resolve->pdt_resolve_n = n;
-	if (!bpf_program__autoload(prog) || bpf_prog_test_run_opts(bpf_program__fd(prog), &opts))
+	r->pdt_resolve_n = n;
+	if (bpf_prog_test_run_opts(bpf_program__fd(t->skel->progs.pdt_resolve), &opts))
 		return;
 	for (i = 0; i < n; i++)
-		t->hook_addr[idx[i]] = t->skel->data_resolve->pdt_resolve_addrs[i];
+		*dst[i] = r->pdt_resolve_addrs[i];
 }
 
 /*
@@ -296,14 +294,15 @@ static void publish_hook_ips(struct pdt_tracker *t, struct bpf_link *link)
 
 /*
  * Every program but the self-check's iterator, which runs only at stop. The stack
- * cache is an optimization: without all three of its programs, the kernel unwinds.
+ * cache is an optimization: without both of its programs and both return trampolines'
+ * addresses, the kernel unwinds.
  */
 static int attach_programs(struct pdt_tracker *t)
 {
 	const struct bpf_object_skeleton *s = t->skel->skeleton;
 	int i, cache = 0;
 
-	resolve_hooks(t);
+	resolve_names(t);
 	for (i = 0; i < s->prog_cnt; i++) {
 		struct bpf_program *prog = *s->progs[i].prog;
 		struct bpf_link *link;
@@ -311,10 +310,6 @@ static int attach_programs(struct pdt_tracker *t)
 		if (!bpf_program__autoload(prog) || prog == t->skel->progs.pdt_walk ||
 		    prog == t->skel->progs.pdt_resolve)
 			continue;
-		if (!strcmp(bpf_program__name(prog), "pdt_sc_syms")) {
-			cache += stack_cache_syms(t, prog);
-			continue;
-		}
 		if (prog == t->skel->progs.pdt_enter || prog == t->skel->progs.pdt_return) {
 			link = attach_dispatch(t, prog, prog == t->skel->progs.pdt_return);
 			t->links += !!link;
@@ -334,7 +329,10 @@ static int attach_programs(struct pdt_tracker *t)
 		fprintf(stderr, "pdtrace: %u of %u dispatcher links attached by address\n",
 			t->by_addr, t->links);
 	/* Set last: the programs learn from the kernel's unwinds once they can retire. */
-	__atomic_store_n(&t->skel->bss->pdt_sc_on, cache == 3, __ATOMIC_RELEASE);
+	__atomic_store_n(&t->skel->bss->pdt_sc_on,
+			 cache == 2 && t->skel->bss->pdt_sc_graph_tramp &&
+			     t->skel->bss->pdt_sc_rethook_tramp,
+			 __ATOMIC_RELEASE);
 	return 0;
 }
 

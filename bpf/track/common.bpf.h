@@ -487,15 +487,11 @@ static __always_inline void add_caller(struct pt_regs *ctx, struct pdt_event_ful
 
 static __always_inline void add_stack(void *ctx, struct pdt_event_full *e)
 {
-#ifdef PDT_SC_ON
-	sc_add_stack(ctx, e);
-#else
-	long n = bpf_get_stack(ctx, e->stack, sizeof(e->stack), 0);
+	long n = sc_on() ? sc_stack(ctx, e) : bpf_get_stack(ctx, e->stack, sizeof(e->stack), 0);
 
 	e->nstack = n > 0 ? n / sizeof(e->stack[0]) : 0;
 #if defined(__TARGET_ARCH_arm64) && defined(PDT_KPROBE_CTX)
 	add_caller(ctx, e);
-#endif
 #endif
 }
 

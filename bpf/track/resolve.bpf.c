@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The dispatchers' functions by address. A kprobe.multi link given names finds them in
- * a pass over every kallsyms entry, one pass per link (about an eighth of a second
- * each under emulation); kallsyms_lookup_name() is a binary search. User space writes
- * the names, runs this once before attaching (bpf_prog_test_run) and attaches by
- * address; a name not found stays 0, and that link is attached by name.
+ * Kernel addresses by name, looked up once at start: the dispatchers' functions (a
+ * kprobe.multi link given names finds them in a pass over every kallsyms entry, one
+ * pass per link, about an eighth of a second each under emulation) and the stack
+ * cache's return trampolines. kallsyms_lookup_name() is a binary search. User space
+ * writes the names, runs this (bpf_prog_test_run) and reads the addresses; a name not
+ * found stays 0 (a link is then attached by name, the stack cache stays off).
  */
 #include "common.bpf.h"
 

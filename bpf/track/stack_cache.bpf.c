@@ -105,24 +105,6 @@ int BPF_PROG(pdt_sc_learn, int *ip_table, void *u_table, unsigned int num, unsig
 	return 0;
 }
 
-/*
- * The return trampolines' addresses (see sc_ret()), looked up by name in the kernel
- * (user space runs it once, before attaching; reading kallsyms itself takes long).
- */
-SEC("syscall")
-int pdt_sc_syms(void *ctx)
-{
-	static const char graph[] = "return_to_handler", rethook[] = "arch_rethook_trampoline";
-	u64 a = 0;
-
-	if (!bpf_kallsyms_lookup_name(graph, sizeof(graph), 0, &a))
-		pdt_sc_graph_tramp = a;
-	a = 0;
-	if (!bpf_kallsyms_lookup_name(rethook, sizeof(rethook), 0, &a))
-		pdt_sc_rethook_tramp = a;
-	return 0;
-}
-
 /* Code may come where code was: what was kept about it is no longer true. */
 SEC("fentry/execmem_free")
 int BPF_PROG(pdt_sc_retire, void *ptr)

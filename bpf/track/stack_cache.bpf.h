@@ -87,7 +87,7 @@ extern __u64 pdt_sc_stats[PDT_SC_STAT_MAX];
 /*
  * Return addresses the kernel's unwinder puts back (unwind_recover_ret_addr()): the
  * function graph tracer's, whose original it finds on the task's shadow stack, and a
- * kretprobe's. pdt_sc_syms (stack_cache.bpf.c) looks them up at start.
+ * kretprobe's. User space looks them up at start (resolve.bpf.c).
  */
 #ifdef PDT_MAPS_OWNER
 __u64 pdt_sc_graph_tramp;   /* return_to_handler */
@@ -346,21 +346,35 @@ static __always_inline bool sc_fill(struct pt_regs *ctx, struct pdt_event_full *
 	return false;
 }
 
-/* The event's kernel stack: from the kept steps, else unwound by the kernel (and learned). */
-static __always_inline void sc_add_stack(struct pt_regs *ctx, struct pdt_event_full *e)
+/*
+ * The event's kernel stack when the cache is on: from the kept steps, else unwound by
+ * the kernel (and learned). Bytes, as bpf_get_stack() returns them.
+ */
+static __always_inline long sc_stack(struct pt_regs *ctx, struct pdt_event_full *e)
 {
-	long n;
+	if (sc_fill(ctx, e))
+		return e->nstack * sizeof(e->stack[0]);
+	return sc_kernel_unwind(ctx, e->stack, sizeof(e->stack));
+}
 
-	if (*(volatile u32 *)&pdt_sc_on) {
-		if (sc_fill(ctx, e))
-			return;
-		n = sc_kernel_unwind(ctx, e->stack, sizeof(e->stack));
-	} else {
-		n = bpf_get_stack(ctx, e->stack, sizeof(e->stack), 0);
-	}
-	e->nstack = n > 0 ? n / sizeof(e->stack[0]) : 0;
+static __always_inline bool sc_on(void)
+{
+	return *(volatile u32 *)&pdt_sc_on;
 }
 #endif /* PDT_KPROBE_CTX */
 #endif /* __TARGET_ARCH_x86 */
+
+#ifndef PDT_SC_ON
+/* No cache here (another arch, or not a kprobe's registers): the kernel unwinds. */
+static __always_inline bool sc_on(void)
+{
+	return false;
+}
+
+static __always_inline long sc_stack(void *ctx, struct pdt_event_full *e)
+{
+	return 0;
+}
+#endif
 
 #endif
