@@ -18,64 +18,64 @@ struct dent {
 	/*
 	 * Where it was made (kernel-made entries: user creations keep no stack) and its
 	 * path at its last persist or move, sized to fit: churn makes one dent per
-	 * event, and a path is mostly a few bytes, not PDT_PATH_LEN. The first path lives
-	 * in the dent's own allocation (one malloc per entry); a longer one after a move
-	 * gets its own.
+	 * event, and a path is mostly a few bytes, not PDT_PATH_LEN. Both live in the
+	 * dent's own allocation, the path after the stack (one malloc per entry); a
+	 * longer path after a move gets its own.
 	 */
 	unsigned int nstack;
-	unsigned long long *stack;
 	char *path;
 	size_t inline_cap;
-	char inline_path[];
+	unsigned long long stack[];
 };
+
+/* Where the dent's own copy of its path is: after its stack. */
+static char *dent_inline_path(struct dent *d)
+{
+	return (char *)(d->stack + d->nstack);
+}
 
 static void dent_free(struct dent *d)
 {
 	if (d) {
-		free(d->stack);
-		if (d->path != d->inline_path)
+		if (d->path != dent_inline_path(d))
 			free(d->path);
 		free(d);
 	}
 }
 
-static int dent_set_path(struct dent *d, const char *path)
+static int dent_set_path(struct dent *d, const char *path, size_t len)
 {
-	size_t len = strnlen(path, PDT_FINDING_PATH_LEN - 1);
-	char *p = len < d->inline_cap ? d->inline_path : malloc(len + 1);
+	char *own = dent_inline_path(d), *p = len < d->inline_cap ? own : malloc(len + 1);
 
 	if (!p)
 		return -1;
 	memmove(p, path, len);
 	p[len] = '\0';
-	if (d->path != d->inline_path && d->path != p)
+	if (d->path != own && d->path != p)
 		free(d->path);
 	d->path = p;
 	return 0;
 }
 
-/* path: the event's, whole (event_path()). */
-static struct dent *dent_new(const struct pdt_event_full *e, const char *path)
+/* path: the event's, whole (event_path()), len bytes long. */
+static struct dent *dent_new(const struct pdt_event_full *e, const char *path, size_t len)
 {
-	size_t len = strnlen(path, PDT_FINDING_PATH_LEN - 1);
-	struct dent *d = calloc(1, sizeof(*d) + len + 1);
+	unsigned int nstack = e->nstack < PDT_STACK_DEPTH ? e->nstack : PDT_STACK_DEPTH;
+	/*
+	 * malloc, not calloc: Debian 12's glibc takes no calloc() chunk from the thread cache, so
+	 * under churn every dent went through the allocator's slow paths both ways.
+	 */
+	struct dent *d = malloc(sizeof(*d) + nstack * sizeof(d->stack[0]) + len + 1);
 
 	if (!d)
 		return NULL;
+	memset(d, 0, sizeof(*d));
+	d->nstack = nstack;
+	memcpy(d->stack, e->stack, nstack * sizeof(d->stack[0]));
 	d->inline_cap = len + 1;
-	if (dent_set_path(d, path))
-		goto fail;
-	d->nstack = e->nstack < PDT_STACK_DEPTH ? e->nstack : PDT_STACK_DEPTH;
-	if (d->nstack) {
-		d->stack = malloc(d->nstack * sizeof(d->stack[0]));
-		if (!d->stack)
-			goto fail;
-		memcpy(d->stack, e->stack, d->nstack * sizeof(d->stack[0]));
-	}
+	d->path = dent_inline_path(d);
+	dent_set_path(d, path, len); /* fits: no allocation */
 	return d;
-fail:
-	dent_free(d);
-	return NULL;
 }
 
 /* One dentry the self-check's walk found (struct pdt_walk_entry). */
@@ -115,6 +115,9 @@ struct pdt_rules {
 	struct u64map eaten; /* dentries whose eaten reference was reported */
 	struct walk walk;
 	struct u64map sb_index; /* sb address -> index + 1 into sbs */
+	/* The last superblock get_sb() looked up: a stream is mostly one at a time. */
+	uint64_t last_sb;
+	uintptr_t last_idx;
 	struct u64map removals; /* removal root address -> struct removal (malloc'd) */
 	struct modtab *mods;	/* where the loaded modules' code is */
 	struct pdt_sb *sbs;
@@ -347,13 +350,14 @@ static unsigned int copy_stack(unsigned long long *dst, const struct pdt_event_f
 	return n;
 }
 
-/* Copy a fixed-size, possibly unterminated kernel string. */
-static void copy_str(char *dst, size_t n, const char *src, size_t srcn)
+/* Copy a fixed-size, possibly unterminated kernel string: its length. */
+static size_t copy_str(char *dst, size_t n, const char *src, size_t srcn)
 {
 	size_t len = strnlen(src, srcn < n ? srcn : n - 1);
 
 	memcpy(dst, src, len);
 	dst[len] = '\0';
+	return len;
 }
 
 /*
@@ -363,9 +367,13 @@ static void copy_str(char *dst, size_t n, const char *src, size_t srcn)
 static struct pdt_sb *get_sb(struct pdt_rules *r, const struct pdt_event *h,
 			     const struct pdt_event_full *full)
 {
-	uintptr_t idx = (uintptr_t)u64map_get(&r->sb_index, h->sb);
+	uintptr_t idx = r->last_idx && r->last_sb == h->sb
+			    ? r->last_idx
+			    : (uintptr_t)u64map_get(&r->sb_index, h->sb);
 	struct pdt_sb *sb;
 
+	r->last_sb = h->sb;
+	r->last_idx = idx;
 	if (idx && !(r->sbs[idx - 1].unmounted && h->type != PDT_EV_SB_DOWN))
 		sb = &r->sbs[idx - 1];
 	else {
@@ -386,6 +394,7 @@ static struct pdt_sb *get_sb(struct pdt_rules *r, const struct pdt_event *h,
 			r->nsbs--;
 			return NULL;
 		}
+		r->last_idx = r->nsbs;
 		if (full) {
 			copy_str(sb->fs_type, sizeof(sb->fs_type), full->fs_type,
 				 sizeof(full->fs_type));
@@ -490,14 +499,14 @@ static bool path_cut(const char *path)
  * of the dentry (self: not for a move, which the books have not applied yet) or of
  * the parent it names, with the leaf the event kept.
  */
-static void event_path(const struct pdt_rules *r, const struct pdt_event_full *e, bool self,
-		       char *out, size_t n)
+static size_t event_path(const struct pdt_rules *r, const struct pdt_event_full *e, bool self,
+			 char *out, size_t n)
 {
+	size_t len = copy_str(out, n, e->path, sizeof(e->path));
 	const struct dent *d;
 
-	copy_str(out, n, e->path, sizeof(e->path));
 	if (!path_cut(out))
-		return;
+		return len;
 	if (self && (d = u64map_get((struct u64map *)&r->dents, e->h.dentry))) {
 		dent_path(r, d, out, n);
 	} else if ((d = u64map_get((struct u64map *)&r->dents, e->h.parent))) {
@@ -507,6 +516,7 @@ static void event_path(const struct pdt_rules *r, const struct pdt_event_full *e
 		dent_path(r, d, out, n);
 		path_append(out, n, name);
 	}
+	return strlen(out);
 }
 
 void pdt_rules_event_path(const struct pdt_rules *r, const struct pdt_event_full *e, char *buf,
@@ -587,6 +597,7 @@ static void on_persist(struct pdt_rules *r, const struct pdt_event_full *e, stru
 	struct dent *d = u64map_get(&r->dents, h->dentry);
 	char path[PDT_FINDING_PATH_LEN];
 	struct pdt_finding *f;
+	size_t len;
 
 	if (h->flags & PDT_F_WAS_PERSISTENT) {
 		if (!rule_enabled(r, PDT_R_PERSIST_TWICE) ||
@@ -619,8 +630,8 @@ static void on_persist(struct pdt_rules *r, const struct pdt_event_full *e, stru
 	if (d) /* a stale entry: its release was lost or happened outside our hooks */
 		forget(r, d);
 	u64map_del(&r->eaten, h->dentry); /* a new life at this address */
-	event_path(r, e, false, path, sizeof(path));
-	d = dent_new(e, path);
+	len = event_path(r, e, false, path, sizeof(path));
+	d = dent_new(e, path, len);
 	if (!d || u64map_put(&r->dents, h->dentry, d)) {
 		dent_free(d);
 		return;
@@ -933,14 +944,15 @@ static void on_move(struct pdt_rules *r, const struct pdt_event_full *e)
 {
 	struct dent *d = u64map_get(&r->dents, e->h.dentry);
 	char path[PDT_FINDING_PATH_LEN];
+	size_t len;
 
 	if (!d)
 		return;
 	count_child(r, d->parent, -1);
 	d->parent = e->h.parent;
 	count_child(r, d->parent, +1);
-	event_path(r, e, false, path, sizeof(path));
-	dent_set_path(d, path); /* keeps the old path when out of memory */
+	len = event_path(r, e, false, path, sizeof(path));
+	dent_set_path(d, path, len); /* keeps the old path when out of memory */
 }
 
 static void on_removal(struct pdt_rules *r, const struct pdt_event_full *e)

@@ -57,7 +57,7 @@ void *u64map_get(const struct u64map *m, uint64_t key)
 	int found;
 	size_t i;
 
-	if (!m->cap)
+	if (!m->live) /* empty, or never used: nothing to probe */
 		return NULL;
 	i = find_slot(m, key, &found);
 	return found ? m->vals[i] : NULL;
@@ -108,7 +108,7 @@ void *u64map_del(struct u64map *m, uint64_t key)
 	size_t i;
 	void *v;
 
-	if (!m->cap)
+	if (!m->live)
 		return NULL;
 	i = find_slot(m, key, &found);
 	if (!found)

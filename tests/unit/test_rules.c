@@ -706,10 +706,12 @@ static void test_recycled_superblock(void **state)
 	unpin(r, 0x100);
 	sb_down(r);
 	persist(r, 0x100, ROOT, "/a", PDT_ORIGIN_USER, 0);
+	persist(r, 0x101, ROOT, "/b", PDT_ORIGIN_USER, 0); /* the new books, not the old */
 	assert_int_equal(pdt_rules_nsbs(r), 2);
 	assert_true(pdt_rules_sb(r, 0)->unmounted);
 	assert_false(pdt_rules_sb(r, 1)->unmounted);
-	assert_int_equal(pdt_rules_sb(r, 1)->made, 1);
+	assert_int_equal(pdt_rules_sb(r, 0)->made, 1);
+	assert_int_equal(pdt_rules_sb(r, 1)->made, 2);
 	assert_int_equal(pdt_rules_nfindings(r), 0);
 	pdt_rules_free(r);
 }
