@@ -44,6 +44,7 @@ enum pdt_event_type {
 	PDT_EV_MODULE_LOAD, /* a module is about to run its init (struct pdt_module_event) */
 	PDT_EV_MODULE_FREE, /* a module's exit ran, its memory is about to go */
 	PDT_EV_ELIDED, /* counts of user entries kept off the stream (struct pdt_elided_event) */
+	PDT_EV_REMOVAL_END, /* a removal's root, elided, discarded: the removal is over */
 	PDT_EV_MAX,
 };
 

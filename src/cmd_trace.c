@@ -108,6 +108,7 @@ static const char *const event_names[PDT_EV_MAX] = {
 	[PDT_EV_SB_DOWN] = "sb-down",
 	[PDT_EV_MOVE] = "move",
 	[PDT_EV_REMOVAL] = "removal",
+	[PDT_EV_REMOVAL_END] = "removal-end",
 	[PDT_EV_EATEN] = "eaten",
 	[PDT_EV_VICTIM] = "victim",
 	[PDT_EV_MODULE_LOAD] = "module-load",

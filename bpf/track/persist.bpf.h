@@ -98,15 +98,33 @@ static __always_inline bool discard_may_find(struct dentry *d, bool user_remove,
 
 /*
  * An elided entry's discard with nothing in it for a rule: a user's unlink or rmdir
- * that finds the persistence reference there, no entries below it, outside removals
- * and umounts. (Persistent it is: the set holds persistent entries only.)
+ * that finds the persistence reference there, no entries below it, outside umounts and
+ * outside removals, but as a removal's own root (a user's rmdir of a configfs group: no
+ * rule judges the root, user-entry-removed is about the entries below it). (Persistent
+ * it is: the set holds persistent entries only.) a: d's address.
  */
-static __always_inline bool quiet_discard(struct dentry *d, const struct pdt_task_state *t,
+static __always_inline bool quiet_discard(struct dentry *d, u64 a, const struct pdt_task_state *t,
 					  bool user_remove)
 {
-	if (d->d_children.first || (t && (t->removal_depth || t->umount_depth)))
+	if (d->d_children.first ||
+	    (t && (t->umount_depth || (t->removal_depth && t->removal_root != a))))
 		return false;
 	return !(user_remove && d->d_lockref.count <= 1);
+}
+
+/*
+ * An elided root's quiet discard ends its removal: what user space keeps of the
+ * removal (PDT_EV_REMOVAL) goes with it, as it goes with a tracked root's discard.
+ */
+static __always_inline void removal_end(struct dentry *d, const struct pdt_task_state *t)
+{
+	struct pdt_event *b;
+
+	if (!t || !t->removal_depth)
+		return;
+	b = emit_small(PDT_EV_REMOVAL_END, d, t);
+	if (b)
+		submit(b);
 }
 
 static __always_inline int on_discard(struct pt_regs *ctx, void *dentry_arg)
@@ -124,8 +142,9 @@ static __always_inline int on_discard(struct pt_regs *ctx, void *dentry_arg)
 	if (dentry->d_flags & persistent_bit())
 		m = elided_find((u64)dentry_arg, &key);
 	if (m) {
-		if (quiet_discard(dentry, t, user_remove)) {
+		if (quiet_discard(dentry, (u64)dentry_arg, t, user_remove)) {
 			elided_end(m, (u64)dentry_arg, false);
+			removal_end(dentry, t);
 			return 0;
 		}
 		pdt_materialize(key);

@@ -16,7 +16,7 @@
 
 #define PDT_REC_MAGIC "\x89PDTREC\n" /* 8 bytes: a text-mode transfer breaks it visibly */
 #define PDT_REC_MAJOR 1		     /* readers refuse another major version */
-#define PDT_REC_MINOR 4 /* new minors add blocks, event types, trailing fields, brief forms */
+#define PDT_REC_MINOR 5 /* new minors add blocks, event types, trailing fields, brief forms */
 #define PDT_REC_FILE_HDR 16
 #define PDT_REC_BLOCK_HDR 16
 

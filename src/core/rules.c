@@ -914,6 +914,7 @@ static size_t expected_size(unsigned int type)
 	case PDT_EV_ELIDED:
 		return sizeof(struct pdt_elided_event);
 	case PDT_EV_UNPIN:
+	case PDT_EV_REMOVAL_END:
 		return sizeof(struct pdt_event);
 	case PDT_EV_PERSIST:
 	case PDT_EV_DISCARD:
@@ -1303,6 +1304,9 @@ int pdt_rules_feed(struct pdt_rules *r, const void *data, size_t size)
 		break;
 	case PDT_EV_ELIDED:
 		on_elided(data, sb);
+		break;
+	case PDT_EV_REMOVAL_END: /* its root's life was elided: the counts have it */
+		free(u64map_del(&r->removals, h->dentry));
 		break;
 	}
 	return 0;

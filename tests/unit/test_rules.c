@@ -658,6 +658,48 @@ static void test_removal_of_untracked_root(void **state)
 	pdt_rules_free(r);
 }
 
+/*
+ * A removal whose root was elided (a user's rmdir of a configfs group): the kernel's
+ * entries below it go, then REMOVAL_END says the root went quietly. No finding, no
+ * change to the counts, and the removal is over: a later one at that address that
+ * sends no REMOVAL of its own is one pdtrace did not see.
+ */
+static void test_removal_end(void **state)
+{
+	struct pdt_rules *r = pdt_rules_new();
+	struct pdt_event e = { .type = PDT_EV_REMOVAL_END,
+			       .size = sizeof(e),
+			       .dentry = 0x100,
+			       .parent = ROOT,
+			       .sb = SB1,
+			       .dev = 27,
+			       .flags = PDT_F_WAS_PERSISTENT | PDT_F_IN_REMOVAL,
+			       .removal_root = 0x100 };
+	const struct pdt_sb *sb;
+
+	(void)state;
+	persist(r, 0x200, 0x100, "/grp/default", PDT_ORIGIN_KERNEL, PDT_F_IS_DIR);
+	feed(r, full(PDT_EV_REMOVAL, 0x100, ROOT, "/grp", PDT_F_IN_REMOVAL));
+	brief_discard(r, 0x200, 0x100, PDT_F_IN_REMOVAL | PDT_F_WAS_PERSISTENT, 0x100);
+	assert_int_equal(pdt_rules_feed(r, &e, sizeof(e)), 0);
+	assert_int_equal(pdt_rules_nfindings(r), 0);
+	assert_int_equal(pdt_rules_malformed(r), 0);
+	sb = pdt_rules_sb(r, 0);
+	assert_int_equal(sb->made, 1);
+	assert_int_equal(sb->discarded, 1);
+	assert_int_equal(sb->live, 0);
+	assert_int_equal(sb->adopted, 0);
+	/* Its removal is gone from the books: not named by a user entry's removal later. */
+	persist(r, 0x300, 0x100, "/grp/user", PDT_ORIGIN_USER, 0);
+	discard(r, 0x300, 0x100, "/grp/user", PDT_F_IN_REMOVAL, 0x100);
+	assert_non_null(
+	    strstr(only_finding(r, PDT_KIND_ILLEGAL_REMOVAL, PDT_RULE_USER_ENTRY_REMOVED)->message,
+		   "(a directory pdtrace did not see)"));
+	/* Too short for its type: malformed. */
+	assert_int_equal(pdt_rules_feed(r, &e, sizeof(e) - 1), -1);
+	pdt_rules_free(r);
+}
+
 /* The removal's own root, and anything removed by an umount, are fine. */
 static void test_removal_exemptions(void **state)
 {
@@ -1014,6 +1056,7 @@ int main(void)
 		cmocka_unit_test(test_create_in_dead_dir),
 		cmocka_unit_test(test_disabled_rule_is_silent),
 		cmocka_unit_test(test_recycled_superblock),
+		cmocka_unit_test(test_removal_end),
 		cmocka_unit_test(test_malformed_events),
 		cmocka_unit_test(test_two_superblocks),
 		cmocka_unit_test(test_findings_are_capped),
