@@ -156,7 +156,8 @@ $(OUTPUT)/pdtrace: $(APP_OBJS) $(CORE_LIB)
 # ---- tests ---------------------------------------------------------------
 # Static helpers copied into the VM's initramfs (tests/vm/guest-tools): what busybox lacks.
 GUEST_TOOLS := $(OUTPUT)/guest-tools/pdt-fsop $(OUTPUT)/guest-tools/pdt-bpfpin \
-	$(OUTPUT)/guest-tools/pdt-runas $(OUTPUT)/guest-tools/pdt-jsonck
+	$(OUTPUT)/guest-tools/pdt-runas $(OUTPUT)/guest-tools/pdt-jsonck \
+	$(OUTPUT)/guest-tools/pdt-recstat
 
 $(OUTPUT)/guest-tools/pdt-runas: tests/vm/guest-tools/pdt-runas.c
 	$(Q)mkdir -p $(@D)
@@ -164,6 +165,11 @@ $(OUTPUT)/guest-tools/pdt-runas: tests/vm/guest-tools/pdt-runas.c
 	$(Q)$(CC) $(ALL_CFLAGS) -static $< -o $@
 
 $(OUTPUT)/guest-tools/pdt-jsonck: tests/vm/guest-tools/pdt-jsonck.c
+	$(Q)mkdir -p $(@D)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) -static $< -o $@
+
+$(OUTPUT)/guest-tools/pdt-recstat: tests/vm/guest-tools/pdt-recstat.c include/pdtrace.h
 	$(Q)mkdir -p $(@D)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) -static $< -o $@
