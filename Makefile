@@ -169,10 +169,12 @@ $(OUTPUT)/guest-tools/pdt-jsonck: tests/vm/guest-tools/pdt-jsonck.c
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) -static $< -o $@
 
-$(OUTPUT)/guest-tools/pdt-recstat: tests/vm/guest-tools/pdt-recstat.c include/pdtrace.h
+# The event types' names and the file format's constants are pdtrace's own.
+$(OUTPUT)/guest-tools/pdt-recstat: tests/vm/guest-tools/pdt-recstat.c src/core/event_names.c \
+		src/core/event_names.h src/core/recfile.h include/pdtrace.h
 	$(Q)mkdir -p $(@D)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) -static $< -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) -static $< src/core/event_names.c -o $@
 
 $(OUTPUT)/guest-tools/pdt-fsop: tests/vm/guest-tools/pdt-fsop.c
 	$(Q)mkdir -p $(@D)

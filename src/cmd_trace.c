@@ -8,6 +8,7 @@
 #include <time.h>
 #include "cli.h"
 #include "commands.h"
+#include "event_names.h"
 #include "exit_codes.h"
 #include "gate_opts.h"
 #include "json.h"
@@ -99,21 +100,15 @@ static const struct argp trace_argp = {
 	NULL,
 };
 
-static const char *const event_names[PDT_EV_MAX] = {
-	[PDT_EV_PERSIST] = "persist",
-	[PDT_EV_DISCARD] = "discard",
-	[PDT_EV_DPUT] = "dput",
-	[PDT_EV_UNPIN] = "unpin",
-	[PDT_EV_BUSY] = "busy",
-	[PDT_EV_SB_DOWN] = "sb-down",
-	[PDT_EV_MOVE] = "move",
-	[PDT_EV_REMOVAL] = "removal",
-	[PDT_EV_REMOVAL_END] = "removal-end",
-	[PDT_EV_EATEN] = "eaten",
-	[PDT_EV_VICTIM] = "victim",
-	[PDT_EV_MODULE_LOAD] = "module-load",
-	[PDT_EV_MODULE_FREE] = "module-free",
-};
+/*
+ * -v prints the lifecycle of entries: not the self-check's walk, nor the counts of
+ * elided entries (user space's own events, the books' input).
+ */
+static bool lifecycle_event(unsigned int type)
+{
+	return pdt_event_name(type) && type != PDT_EV_WALK && type != PDT_EV_WALK_ENTRY &&
+	       type != PDT_EV_ELIDED;
+}
 
 /* -v: a module's load or free, by name. */
 static void print_module(const struct pdt_module_event *e, enum pdt_format format)
@@ -127,7 +122,7 @@ static void print_module(const struct pdt_module_event *e, enum pdt_format forma
 
 		pdt_json_init(&j, stdout);
 		pdt_json_obj_open(&j);
-		pdt_json_kv_str(&j, "event", event_names[e->h.type]);
+		pdt_json_kv_str(&j, "event", pdt_event_name(e->h.type));
 		pdt_json_kv_str(&j, "module", name);
 		pdt_json_kv_uint(&j, "pid", e->h.pid);
 		pdt_json_kv_str(&j, "comm", comm);
@@ -136,7 +131,7 @@ static void print_module(const struct pdt_module_event *e, enum pdt_format forma
 	} else {
 		char ne[4 * sizeof(name)], ce[4 * sizeof(comm)];
 
-		printf("%-11s %s pid=%u comm=%s\n", event_names[e->h.type],
+		printf("%-11s %s pid=%u comm=%s\n", pdt_event_name(e->h.type),
 		       pdt_text_esc(ne, sizeof(ne), name), e->h.pid,
 		       pdt_text_esc(ce, sizeof(ce), comm));
 	}
@@ -154,7 +149,7 @@ static void print_event(const void *data, size_t size, void *ctx)
 	char dev[24], path[PDT_FINDING_PATH_LEN], comm[PDT_COMM_LEN + 1];
 
 	tc->nevents++;
-	if (size < sizeof(e->h) || e->h.type >= PDT_EV_MAX || !event_names[e->h.type])
+	if (size < sizeof(e->h) || !lifecycle_event(e->h.type))
 		return;
 	if (e->h.type == PDT_EV_MODULE_LOAD || e->h.type == PDT_EV_MODULE_FREE) {
 		if (size == sizeof(struct pdt_module_event))
@@ -182,7 +177,7 @@ static void print_event(const void *data, size_t size, void *ctx)
 
 		pdt_json_init(&j, stdout);
 		pdt_json_obj_open(&j);
-		pdt_json_kv_str(&j, "event", event_names[e->h.type]);
+		pdt_json_kv_str(&j, "event", pdt_event_name(e->h.type));
 		pdt_json_kv_str(&j, "dev", dev);
 		pdt_json_kv_uint(&j, "pid", e->h.pid);
 		pdt_json_kv_int(&j, "refcount", e->h.refcount);
@@ -198,7 +193,7 @@ static void print_event(const void *data, size_t size, void *ctx)
 		char fs[4 * PDT_FSTYPE_LEN], pe[4 * PDT_FINDING_PATH_LEN], ce[4 * PDT_COMM_LEN];
 
 		printf("%-8s %-8s %-12s %-32s origin=%s count=%d pid=%u comm=%s\n",
-		       event_names[e->h.type], dev,
+		       pdt_event_name(e->h.type), dev,
 		       named && fs_type[0] ? pdt_text_esc(fs, sizeof(fs), fs_type) : "-",
 		       named && path[0] ? pdt_text_esc(pe, sizeof(pe), path) : "-",
 		       pdt_origin_name(origin), e->h.refcount, e->h.pid,

@@ -10,28 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "event_names.h"
 #include "pdtrace.h"
-
-#define BLOCK_EVENTS 6
-
-static const char *const names[PDT_EV_MAX] = {
-	[PDT_EV_PERSIST] = "persist",
-	[PDT_EV_DISCARD] = "discard",
-	[PDT_EV_DPUT] = "dput",
-	[PDT_EV_UNPIN] = "unpin",
-	[PDT_EV_BUSY] = "busy",
-	[PDT_EV_SB_DOWN] = "sb-down",
-	[PDT_EV_MOVE] = "move",
-	[PDT_EV_REMOVAL] = "removal",
-	[PDT_EV_EATEN] = "eaten",
-	[PDT_EV_VICTIM] = "victim",
-	[PDT_EV_WALK] = "walk",
-	[PDT_EV_WALK_ENTRY] = "walk-entry",
-	[PDT_EV_MODULE_LOAD] = "module-load",
-	[PDT_EV_MODULE_FREE] = "module-free",
-	[PDT_EV_ELIDED] = "elided",
-	[PDT_EV_REMOVAL_END] = "removal-end",
-};
+#include "recfile.h"
 
 static unsigned int le32(const unsigned char *p)
 {
@@ -81,7 +62,7 @@ static int count_events(const unsigned char *p, size_t len, unsigned long long *
 int main(int argc, char **argv)
 {
 	unsigned long long n[PDT_EV_MAX] = { 0 }, materialized = 0;
-	unsigned char hdr[16], *buf = NULL;
+	unsigned char hdr[PDT_REC_BLOCK_HDR], *buf = NULL;
 	FILE *f;
 	int i;
 
@@ -92,20 +73,21 @@ int main(int argc, char **argv)
 	f = fopen(argv[1], "rb");
 	if (!f)
 		return die(argv[1], "cannot open");
-	if (fread(hdr, 1, 16, f) != 16 || memcmp(hdr, "\x89PDTREC\n", 8))
+	if (fread(hdr, 1, PDT_REC_FILE_HDR, f) != PDT_REC_FILE_HDR ||
+	    memcmp(hdr, PDT_REC_MAGIC, strlen(PDT_REC_MAGIC)))
 		return die(argv[1], "not a recording");
-	while (fread(hdr, 1, 16, f) == 16) {
+	while (fread(hdr, 1, PDT_REC_BLOCK_HDR, f) == PDT_REC_BLOCK_HDR) {
 		unsigned int type = le16(hdr), len = le32(hdr + 8);
 
-		if (len > 16u << 20 || !(buf = realloc(buf, len ? len : 1)) ||
+		if (len > PDT_REC_MAX_BLOCK || !(buf = realloc(buf, len ? len : 1)) ||
 		    fread(buf, 1, len, f) != len)
 			return die(argv[1], "a block cut short");
-		if (type == BLOCK_EVENTS && count_events(buf, len, n, &materialized))
+		if (type == PDT_REC_EVENTS && count_events(buf, len, n, &materialized))
 			return die(argv[1], "an EVENTS block that does not add up");
 	}
 	for (i = 0; i < PDT_EV_MAX; i++)
 		if (n[i])
-			printf("%d %s %llu\n", i, names[i] ? names[i] : "?", n[i]);
+			printf("%d %s %llu\n", i, pdt_event_name(i) ?: "?", n[i]);
 	printf("materialized %llu\n", materialized);
 	free(buf);
 	fclose(f);
