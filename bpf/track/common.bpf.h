@@ -240,6 +240,21 @@ static __always_inline bool first_of_sb(u64 sb, u32 *slot)
 }
 
 /*
+ * The current task's process id and name, as bpf_get_current_pid_tgid() >> 32 and
+ * bpf_get_current_comm() give them, by direct loads from the task: the name helper
+ * costs more than the rest of a small event's header. comm is TASK_COMM_LEN bytes,
+ * NUL-padded by every writer (__set_task_comm()).
+ */
+static __always_inline void task_ids(unsigned int *pid, char *comm)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+
+	*pid = task->tgid;
+	*(u64 *)&comm[0] = *(u64 *)&task->comm[0];
+	*(u64 *)&comm[8] = *(u64 *)&task->comm[8];
+}
+
+/*
  * d is a BTF pointer (a fentry argument, or a kprobe's through as_dentry()): its
  * fields are direct loads, not a helper call each. t: the task's state, looked up once
  * per program run by the caller (may be NULL).
@@ -257,11 +272,10 @@ static __always_inline void fill_header(struct pdt_event *h, u16 type, u16 size,
 	h->parent = (u64)d->d_parent;
 	h->sb = (u64)sb;
 	h->dev = sb->s_dev;
-	h->pid = bpf_get_current_pid_tgid() >> 32;
 	h->refcount = d->d_lockref.count;
 	h->removal_root = 0;
 	h->origin = PDT_ORIGIN_UNKNOWN;
-	bpf_get_current_comm(h->comm, sizeof(h->comm));
+	task_ids(&h->pid, h->comm);
 	if (d->d_flags & persistent_bit())
 		h->flags |= PDT_F_WAS_PERSISTENT;
 	if (d->d_inode)

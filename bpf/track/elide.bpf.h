@@ -143,7 +143,6 @@ long pdt_elided_claim(u64 d);
 static __always_inline bool elided_add(u64 d, u32 slot, struct pdt_elided **old, u32 *key)
 {
 	long k = pdt_elided_claim(d);
-	struct task_struct *task;
 	struct pdt_elided *m;
 
 	*old = NULL;
@@ -157,12 +156,8 @@ static __always_inline bool elided_add(u64 d, u32 slot, struct pdt_elided **old,
 		*old = m;
 		return false;
 	}
-	/* The creator: direct loads from the task, no helper call. */
-	task = bpf_get_current_task_btf();
 	m->slot = slot;
-	m->pid = task->tgid;
-	*(u64 *)&m->comm[0] = *(u64 *)&task->comm[0];
-	*(u64 *)&m->comm[8] = *(u64 *)&task->comm[8];
+	task_ids(&m->pid, m->comm); /* the creator */
 	__sync_fetch_and_add(&pdt_slots[slot & (PDT_SB_SLOTS - 1)].made, 1);
 	__sync_fetch_and_add(&pdt_slots[slot & (PDT_SB_SLOTS - 1)].live, 1);
 	return true;

@@ -29,8 +29,7 @@ static __always_inline void emit_module(struct module *mod, u16 type)
 	e->h.type = type;
 	e->h.size = sizeof(*e);
 	e->h.ts_ns = bpf_ktime_get_ns();
-	e->h.pid = bpf_get_current_pid_tgid() >> 32;
-	bpf_get_current_comm(e->h.comm, sizeof(e->h.comm));
+	task_ids(&e->h.pid, e->h.comm);
 	e->module = (u64)mod;
 	mem_range(mod, bpf_core_enum_value(enum mod_mem_type, MOD_TEXT), &e->text, &e->text_size);
 	e->init_text = 0;

@@ -68,8 +68,7 @@ static __always_inline int shutdown_exit(void)
 	e->h.ts_ns = bpf_ktime_get_ns();
 	e->h.sb = (u64)sb;
 	e->h.dev = BPF_CORE_READ(sb, s_dev);
-	e->h.pid = bpf_get_current_pid_tgid() >> 32;
-	bpf_get_current_comm(e->h.comm, sizeof(e->h.comm));
+	task_ids(&e->h.pid, e->h.comm);
 	bpf_probe_read_kernel_str(e->fs_type, sizeof(e->fs_type), BPF_CORE_READ(sb, s_type, name));
 	bpf_probe_read_kernel_str(e->s_id, sizeof(e->s_id), &sb->s_id);
 	submit(e);
