@@ -461,12 +461,13 @@ static void stack_cache_report(const struct pdt_tracker *t)
 	if (pdt_verbose && !t->skel->bss->pdt_sc_on)
 		fprintf(stderr, "pdtrace: stack cache off: the kernel unwinds every stack\n");
 	else if (pdt_verbose)
-		fprintf(stderr,
-			"pdtrace: stack cache: %llu stacks from kept ORC entries (%llu checked "
-			"against the kernel's unwind), %llu unwound by the kernel; %llu entries "
-			"kept, %llu without room\n",
-			c[PDT_SC_HIT], c[PDT_SC_CONFIRMED] + c[PDT_SC_WRONG], c[PDT_SC_MISS],
-			c[PDT_SC_LEARNED], c[PDT_SC_FULL]);
+		fprintf(
+		    stderr,
+		    "pdtrace: stack cache: %llu stacks from kept ORC entries (%llu checked "
+		    "against the kernel's unwind, %llu by a recent unwind's steps), %llu unwound "
+		    "by the kernel; %llu entries kept, %llu without room\n",
+		    c[PDT_SC_HIT], c[PDT_SC_CONFIRMED] + c[PDT_SC_WRONG], c[PDT_SC_MEMO],
+		    c[PDT_SC_MISS], c[PDT_SC_LEARNED], c[PDT_SC_FULL]);
 	if (c[PDT_SC_WRONG])
 		fprintf(stderr,
 			"pdtrace: warning: %llu stacks from the stack cache differed from the "

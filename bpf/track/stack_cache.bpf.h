@@ -243,6 +243,67 @@ static __always_inline int sc_leave(u64 *w, u64 p, u64 *next)
 }
 
 /*
+ * The path: each CPU keeps the return addresses of its last unwind from each of a few
+ * hooked functions, with their steps. A kernel-made entry is made again and again by
+ * the same calls (a configfs group's default groups, a tracefs instance's files, the
+ * next operation's): the unwind from the same function then meets the same return
+ * addresses, and a frame whose address is the path's at that depth takes the path's
+ * step instead of looking it up. A step belongs to its address alone (in one gen), so
+ * the stack is the one the lookups give; the words are read and the frames left as
+ * ever, wherever the stack lies (the kernel moves it by a random offset at each system
+ * call). The path follows each unwind: from the first frame that differs it is
+ * rewritten.
+ */
+#define PDT_SC_PATHS PDT_HOOK_IPS /* per CPU, one per hooked function */
+
+struct pdt_sc_path {
+	u64 ip;	 /* the hooked function's */
+	u32 gen; /* pdt_sc_gen of its steps */
+	u32 n;	 /* frames kept after the first */
+	u64 ret[PDT_STACK_DEPTH];
+	u64 step[PDT_STACK_DEPTH]; /* ret[i]'s, as pdt_sc_step() gives it */
+};
+
+PDT_MAP_DECL struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, PDT_SC_PATHS);
+	__type(key, u32);
+	__type(value, struct pdt_sc_path);
+} sc_paths SEC(".maps");
+
+/*
+ * The path of hooked function ip: its place in the table of hooked functions (see
+ * hook_id()), so that no two share one; by a hash of ip before that table is written.
+ */
+static __always_inline u32 sc_path_slot(u64 ip)
+{
+	u32 n = *(volatile __u32 *)&pdt_nhook_ips, i;
+
+#pragma unroll
+	for (i = 0; i < PDT_HOOK_IPS; i++)
+		if (i < n && pdt_hook_ips[i].ip == ip)
+			return i;
+	return (u32)((ip * 0x9e3779b97f4a7c15ull) >> 60) & (PDT_SC_PATHS - 1);
+}
+
+/* ip's step at depth i: the path's when it has ip there, else looked up and kept. */
+static __always_inline u64 sc_path_step(struct pdt_sc_path *pa, u32 i, u64 ip, bool *kept)
+{
+	u64 p;
+
+	if (i >= PDT_STACK_DEPTH)
+		return pdt_sc_step(ip);
+	if (i < pa->n && pa->ret[i] == ip)
+		return pa->step[i];
+	*kept = false;
+	p = pdt_sc_step(ip);
+	pa->ret[i] = ip;
+	pa->step[i] = p;
+	pa->n = p ? i + 1 : i;
+	return p;
+}
+
+/*
  * The unwind bpf_get_stack() would give from a kprobe.multi program's entry registers
  * (ip, sp, bp), into the per-CPU scratch buffer's first PDT_STACK_DEPTH words: its
  * frames, or 0 when a return address had no step. The kernel reports the hooked
@@ -252,14 +313,23 @@ __noinline int pdt_sc_walk(u64 ip, u64 sp, u64 bp)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	u64 w[4] = { sp, bp, (u64)task->stack, (u64)task->stack + PDT_SC_STACK_SIZE }, p;
+	u32 zero = 0, gen = *(volatile u32 *)&pdt_sc_gen, pk;
+	struct pdt_sc_path *pa;
 	struct pdt_scratch *s;
-	u32 zero = 0;
+	bool kept = true;
 	u64 *out;
 	int i, r;
 
+	pk = sc_path_slot(ip);
+	pa = bpf_map_lookup_elem(&sc_paths, &pk);
 	s = bpf_map_lookup_elem(&scratch, &zero);
-	if (!s)
+	if (!s || !pa)
 		return 0;
+	if (pa->ip != ip || pa->gen != gen) {
+		pa->n = 0;
+		pa->ip = ip;
+		pa->gen = gen;
+	}
 	out = (u64 *)s->buf;
 	out[0] = ip;
 	if (!sc_ret(w[0], w[2], w[3], &ip))
@@ -269,7 +339,7 @@ __noinline int pdt_sc_walk(u64 ip, u64 sp, u64 bp)
 		out[i] = ip;
 		if (i == PDT_STACK_DEPTH - 1) /* the buffer is full: the unwind stops too */
 			break;
-		p = pdt_sc_step(ip);
+		p = sc_path_step(pa, i - 1, ip, &kept);
 		if (!p)
 			return 0;
 		r = sc_leave(w, p, &ip);
@@ -278,6 +348,8 @@ __noinline int pdt_sc_walk(u64 ip, u64 sp, u64 bp)
 		if (!r)
 			break;
 	}
+	if (kept)
+		sc_bump(PDT_SC_MEMO);
 	return i + 1;
 }
 #else

@@ -5,6 +5,8 @@
  *
  *   pdt-fsop rename OLD NEW [noreplace|exchange|whiteout]   renameat2()
  *   pdt-fsop mkdir|rmdir|unlink|create|mkfifo PATH          one syscall, errno by name
+ *   pdt-fsop cycle DIR N                                    mkdir + rmdir of DIR, N times, in
+ *                                                           one process (one task's stack)
  *   pdt-fsop symlink|link TARGET PATH                       (create: O_CREAT|O_EXCL open)
  *   pdt-fsop mount TYPE SOURCE DIR [OPTIONS]                mount(2)
  *   pdt-fsop tmpfile DIR                                    O_TMPFILE, closed unlinked
@@ -68,7 +70,8 @@ static int usage(void)
 {
 	fprintf(
 	    stderr,
-	    "usage: pdt-fsop rename|mkdir|rmdir|unlink|create|mkfifo|symlink|link|mount|tmpfile|"
+	    "usage: pdt-fsop "
+	    "rename|mkdir|rmdir|cycle|unlink|create|mkfifo|symlink|link|mount|tmpfile|"
 	    "tmpfile-link|mq-open|mq-unlink|ffs-hold|gadgetfs-hold|umount-wait|link-add|binder-add "
 	    "ARGS "
 	    "(see the source)\n");
@@ -385,6 +388,19 @@ static int do_link_add(int argc, char **argv)
 	return 0;
 }
 
+static int do_cycle(const char *dir, const char *times)
+{
+	long n = strtol(times, NULL, 10);
+
+	for (long i = 0; i < n; i++) {
+		if (mkdir(dir, 0755))
+			return fail("cycle: mkdir", dir);
+		if (rmdir(dir))
+			return fail("cycle: rmdir", dir);
+	}
+	return 0;
+}
+
 static int do_binder_add(int n, char **a)
 {
 	int fd = open(a[0], O_RDWR | O_CLOEXEC);
@@ -422,6 +438,8 @@ int main(int argc, char **argv)
 		return mkdir(a[0], 0755) ? fail(op, a[0]) : 0;
 	if (!strcmp(op, "rmdir") && n == 1)
 		return rmdir(a[0]) ? fail(op, a[0]) : 0;
+	if (!strcmp(op, "cycle") && n == 2)
+		return do_cycle(a[0], a[1]);
 	if (!strcmp(op, "unlink") && n == 1)
 		return unlink(a[0]) ? fail(op, a[0]) : 0;
 	if (!strcmp(op, "create") && n == 1) {
