@@ -562,25 +562,18 @@ static void commit(struct pdt_rules *r, struct pdt_finding *f, struct pdt_sb *sb
 		r->on_finding(f, r->on_finding_ctx);
 }
 
-/* A tracked entry comes (+1) under parent or leaves it (-1). */
+/*
+ * A tracked entry comes (+1) under parent or leaves it (-1). Under a parent the books
+ * do not hold (elided, or not yet seen), the count waits for it (on_persist()).
+ */
 static void count_child(struct pdt_rules *r, uint64_t parent, int delta)
 {
 	struct dent *p = u64map_get(&r->dents, parent);
-	uintptr_t n;
 
-	if (p) {
-		if (delta > 0 || p->children)
-			p->children += delta;
-		return;
-	}
-	n = (uintptr_t)u64map_get(&r->waiting, parent);
-	if (delta < 0 && !n)
-		return;
-	n += delta;
-	if (!n)
-		u64map_del(&r->waiting, parent);
-	else
-		u64map_put(&r->waiting, parent, (void *)n);
+	if (!p)
+		u64map_add(&r->waiting, parent, delta);
+	else if (delta > 0 || p->children)
+		p->children += delta;
 }
 
 /* Take a tracked dentry out of the books (discarded, unpinned or gone with its sb). */

@@ -102,6 +102,23 @@ int u64map_put(struct u64map *m, uint64_t key, void *val)
 	return 0;
 }
 
+/* Slot i holds a tombstone now: drop those that end their probe chain. */
+static void drop_tombs(struct u64map *m, size_t i)
+{
+	/*
+	 * A tombstone that ends its probe chain serves no lookup: empty it, and the ones
+	 * before it. Churn at a few addresses then leaves no tombstones to probe through.
+	 * Nothing moves, so an iteration in progress (u64map_next()) stays valid.
+	 */
+	if (m->vals[(i + 1) & (m->cap - 1)])
+		return;
+	while (m->vals[i] == U64MAP_TOMB) {
+		m->vals[i] = NULL;
+		m->used--;
+		i = (i - 1) & (m->cap - 1);
+	}
+}
+
 void *u64map_del(struct u64map *m, uint64_t key)
 {
 	int found;
@@ -116,19 +133,29 @@ void *u64map_del(struct u64map *m, uint64_t key)
 	v = m->vals[i];
 	m->vals[i] = U64MAP_TOMB;
 	m->live--;
-	/*
-	 * A tombstone that ends its probe chain serves no lookup: empty it, and the ones
-	 * before it. Churn at a few addresses then leaves no tombstones to probe through.
-	 * Nothing moves, so an iteration in progress (u64map_next()) stays valid.
-	 */
-	if (!m->vals[(i + 1) & (m->cap - 1)]) {
-		while (m->vals[i] == U64MAP_TOMB) {
-			m->vals[i] = NULL;
-			m->used--;
-			i = (i - 1) & (m->cap - 1);
-		}
-	}
+	drop_tombs(m, i);
 	return v;
+}
+
+long u64map_add(struct u64map *m, uint64_t key, long delta)
+{
+	int found = 0;
+	size_t i = 0;
+	long n;
+
+	if (m->live)
+		i = find_slot(m, key, &found);
+	n = (found ? (long)(uintptr_t)m->vals[i] : 0) + delta;
+	if (found && n > 0) {
+		m->vals[i] = (void *)(uintptr_t)n;
+	} else if (found) {
+		m->vals[i] = U64MAP_TOMB;
+		m->live--;
+		drop_tombs(m, i);
+	} else if (n > 0 && u64map_put(m, key, (void *)(uintptr_t)n)) {
+		return -1;
+	}
+	return n > 0 ? n : 0;
 }
 
 void *u64map_next(const struct u64map *m, size_t *pos, uint64_t *key)

@@ -126,6 +126,58 @@ static void test_emptied_table(void **state)
 	assert_null(u64map_del(&m, key_of(3)));
 }
 
+/*
+ * Counts (u64map_add()): against a plain array, with random +1 and -1 (a -1 on an
+ * absent key changes nothing); a count at 0 is gone, for get and for the table's size.
+ */
+static void test_counts_match_reference(void **state)
+{
+	static long ref[NKEYS];
+	struct u64map m;
+	unsigned int i, step;
+	long delta, live = 0;
+
+	(void)state;
+	u64map_init(&m);
+	srand(11);
+	for (step = 0; step < 200000; step++) {
+		i = rand() % NKEYS;
+		delta = rand() % 2 ? 1 : -1;
+		if (ref[i] + delta >= 0) { /* else absent, and it stays so */
+			live += !ref[i];
+			ref[i] += delta;
+			live -= !ref[i];
+		}
+		assert_int_equal(u64map_add(&m, key_of(i), delta), ref[i]);
+		assert_ptr_equal(u64map_get(&m, key_of(i)), (void *)(uintptr_t)ref[i]);
+		assert_int_equal(m.live, live);
+	}
+	for (i = 0; i < NKEYS; i++)
+		assert_int_equal(u64map_add(&m, key_of(i), 0), ref[i]);
+	u64map_free(&m);
+}
+
+/* Counting up and back down at fresh keys leaves the table as it found it. */
+static void test_counts_churn_leave_nothing(void **state)
+{
+	struct u64map m;
+	unsigned int i;
+
+	(void)state;
+	u64map_init(&m);
+	for (i = 0; i < 100000; i++) {
+		assert_int_equal(u64map_add(&m, key_of(i), -1), 0);
+		assert_int_equal(u64map_add(&m, key_of(i), 1), 1);
+		assert_int_equal(u64map_add(&m, key_of(i), 1), 2);
+		assert_int_equal(u64map_add(&m, key_of(i), -1), 1);
+		assert_int_equal(u64map_add(&m, key_of(i), -1), 0);
+		assert_int_equal(m.live, 0);
+		assert_int_equal(m.used, 0);
+	}
+	assert_int_equal(m.cap, 64);
+	u64map_free(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -133,6 +185,8 @@ int main(void)
 		cmocka_unit_test(test_churn_leaves_no_tombstones),
 		cmocka_unit_test(test_delete_while_iterating),
 		cmocka_unit_test(test_emptied_table),
+		cmocka_unit_test(test_counts_match_reference),
+		cmocka_unit_test(test_counts_churn_leave_nothing),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
