@@ -132,8 +132,9 @@ static __always_inline int on_discard(struct pt_regs *ctx, void *dentry_arg)
 	struct dentry *dentry = as_dentry(dentry_arg);
 	struct pdt_task_state *t = task_state(false);
 	bool user_remove = t && t->remove_target == (u64)dentry_arg;
+	struct pdt_event_full *e = NULL;
 	struct pdt_elided *m = NULL;
-	struct pdt_event_full *e;
+	struct pdt_event *h;
 	bool find, first;
 	u32 key = 0, slot;
 
@@ -154,25 +155,20 @@ static __always_inline int on_discard(struct pt_regs *ctx, void *dentry_arg)
 	/* A superblock's first event carries its names: a full one. */
 	first = first_of_sb((u64)dentry->d_sb, &slot);
 	if (!find && !first) {
-		struct pdt_event *b = emit_small(PDT_EV_DISCARD, dentry, t);
-
-		if (!b)
-			return 0;
-		if (user_remove)
-			b->flags |= PDT_F_USER_REMOVE;
-		submit(b);
-		return 0;
+		h = emit_small(PDT_EV_DISCARD, dentry, t);
+	} else {
+		e = reserve_full_sb(PDT_EV_DISCARD, dentry, t, first, slot);
+		h = e ? &e->h : NULL;
 	}
-	e = reserve_full_sb(PDT_EV_DISCARD, dentry, t, first, slot);
-	if (!e)
+	if (!h)
 		return 0;
 	if (user_remove)
-		e->h.flags |= PDT_F_USER_REMOVE;
-	if (find) {
+		h->flags |= PDT_F_USER_REMOVE;
+	if (e && find) {
 		fill_path(dentry, e->path);
 		add_stack(ctx, e);
 	}
-	submit(e);
+	submit(h);
 	return 0;
 }
 
