@@ -28,7 +28,9 @@
 #                where its cost goes; each program run costs more, so the ops/s of
 #                such a run are not those of a default one
 #   --smp N      virtual CPUs (default 2). With 1, nothing runs interleaved with
-#                anything else, so CPU and BPF run times count only their own instructions
+#                anything else, so CPU and BPF run times count only their own instructions,
+#                and the ratios repeat from one boot to the next (with 2 they move by a
+#                point or two); the 2-process benchmarks then share the one CPU
 #
 # Time in the guest is counted in instructions (qemu -icount shift=0: one guest
 # nanosecond per instruction), not host time: the machine is shared, and another
