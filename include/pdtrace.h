@@ -219,7 +219,7 @@ enum pdt_sc_stat {
 	PDT_SC_WRONG,	  /* ... that disagreed: a bug in pdtrace (the kernel's unwind was kept) */
 	PDT_SC_LEARNED,	  /* return addresses whose ORC entry it keeps */
 	PDT_SC_FULL,	  /* ... and ones it found no room for */
-	PDT_SC_MEMO,	  /* hits whose every step was a recent unwind's (no lookup) */
+	PDT_SC_PATH,	  /* hits whose every step was a kept path's (no lookup) */
 	PDT_SC_STAT_MAX,
 };
 

@@ -80,6 +80,22 @@ extern struct pdt_sb_slot pdt_slots[PDT_SB_SLOTS];
 extern __u32 pdt_nslots;
 #endif
 
+/*
+ * ip's place in the table of hooked functions (pdtrace.h): PDT_HOOK_IPS when it is not
+ * there, or before user space has written the table. The dispatcher takes the hook's
+ * id from it, the stack cache its kept path.
+ */
+static __always_inline u32 hook_slot(u64 ip)
+{
+	u32 n = *(volatile __u32 *)&pdt_nhook_ips, i;
+
+#pragma unroll
+	for (i = 0; i < PDT_HOOK_IPS; i++)
+		if (i < n && pdt_hook_ips[i].ip == ip)
+			return i;
+	return PDT_HOOK_IPS;
+}
+
 /* Scratch space to build a path right to left; see fill_path(). */
 #define PDT_SCRATCH_MASK 511
 struct pdt_scratch {

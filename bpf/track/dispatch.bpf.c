@@ -20,15 +20,12 @@
 /* The hooked function's enum pdt_hook_id: by its address, else by the link's cookie. */
 static __always_inline u64 hook_id(struct pt_regs *ctx)
 {
-	u32 n = *(volatile __u32 *)&pdt_nhook_ips, i;
-	u64 ip;
+	u32 i;
 
-	if (n) {
-		ip = bpf_get_func_ip(ctx);
-#pragma unroll
-		for (i = 0; i < PDT_HOOK_IPS; i++)
-			if (i < n && pdt_hook_ips[i].ip == ip)
-				return pdt_hook_ips[i].id;
+	if (*(volatile __u32 *)&pdt_nhook_ips) {
+		i = hook_slot(bpf_get_func_ip(ctx));
+		if (i < PDT_HOOK_IPS)
+			return pdt_hook_ips[i].id;
 	}
 	return bpf_get_attach_cookie(ctx);
 }

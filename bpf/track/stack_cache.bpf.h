@@ -272,17 +272,15 @@ PDT_MAP_DECL struct {
 } sc_paths SEC(".maps");
 
 /*
- * The path of hooked function ip: its place in the table of hooked functions (see
- * hook_id()), so that no two share one; by a hash of ip before that table is written.
+ * The path of hooked function ip: its place in the table of hooked functions, so that
+ * no two share one; by a hash of ip before that table is written.
  */
 static __always_inline u32 sc_path_slot(u64 ip)
 {
-	u32 n = *(volatile __u32 *)&pdt_nhook_ips, i;
+	u32 i = hook_slot(ip);
 
-#pragma unroll
-	for (i = 0; i < PDT_HOOK_IPS; i++)
-		if (i < n && pdt_hook_ips[i].ip == ip)
-			return i;
+	if (i < PDT_SC_PATHS)
+		return i;
 	return (u32)((ip * 0x9e3779b97f4a7c15ull) >> 60) & (PDT_SC_PATHS - 1);
 }
 
@@ -291,7 +289,7 @@ static __always_inline u64 sc_path_step(struct pdt_sc_path *pa, u32 i, u64 ip, b
 {
 	u64 p;
 
-	if (i >= PDT_STACK_DEPTH)
+	if (i >= PDT_STACK_DEPTH) /* never: the walk stops short of it (for the verifier) */
 		return pdt_sc_step(ip);
 	if (i < pa->n && pa->ret[i] == ip)
 		return pa->step[i];
@@ -349,7 +347,7 @@ __noinline int pdt_sc_walk(u64 ip, u64 sp, u64 bp)
 			break;
 	}
 	if (kept)
-		sc_bump(PDT_SC_MEMO);
+		sc_bump(PDT_SC_PATH);
 	return i + 1;
 }
 #else

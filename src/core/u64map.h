@@ -23,8 +23,9 @@ int u64map_put(struct u64map *m, uint64_t key, void *val);
 void *u64map_del(struct u64map *m, uint64_t key);
 /*
  * A map of counts (each value a nonzero count, not a pointer): add delta to key's and
- * return the new count, in one probe. A count that reaches 0 is removed; a key absent
- * is taken as 0, and a negative result stays absent (returns 0). -1 when out of memory.
+ * return the new count, in one probe when key is there. A count that reaches 0 is
+ * removed; a key absent is taken as 0, and a negative result stays absent (returns 0).
+ * -1 when out of memory.
  */
 long u64map_add(struct u64map *m, uint64_t key, long delta);
 /* Iterate: start with *pos = 0; returns NULL at the end. */

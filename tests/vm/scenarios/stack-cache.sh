@@ -28,11 +28,11 @@ PDTRACE_STACK_CACHE_VERIFY=1 $PDTRACE -v check -- sh -c "$wl" >/tmp/sc.out 2>&1
 expect_eq "$?" 0 "check exit status, every cached stack verified"
 grep -E '^pdtrace: (stack cache|warning)|^summary|^command' /tmp/sc.out
 set -- $(sed -n 's/^pdtrace: stack cache: \([0-9]*\) stacks from kept ORC entries (\([0-9]*\) checked .*, \([0-9]*\) by a recent unwind.s steps), \([0-9]*\) unwound by the kernel.*/\1 \2 \3 \4/p' /tmp/sc.out)
-hits=${1:-0} checked=${2:--1} memo=${3:-0} unwound=${4:-0}
+hits=${1:-0} checked=${2:--1} kept=${3:-0} unwound=${4:-0}
 [ "$hits" -ge 60 ] && pass "$hits stacks from the cache" || fail "only $hits stacks from the cache"
 # Stacks whose every step was a recent unwind's are among the hits, checked as all are.
-[ "$memo" -ge 30 ] && [ "$memo" -lt "$hits" ] && pass "$memo of them by a recent unwind's steps" ||
-	fail "$memo of $hits stacks by a recent unwind's steps"
+[ "$kept" -ge 30 ] && [ "$kept" -lt "$hits" ] && pass "$kept of them by a recent unwind's steps" ||
+	fail "$kept of $hits stacks by a recent unwind's steps"
 expect_eq "$checked" "$hits" "every stack from the cache checked against the kernel's unwind"
 [ "$hits" -gt "$unwound" ] && pass "more stacks from the cache than unwound ($unwound)" ||
 	fail "$unwound stacks unwound by the kernel, $hits from the cache"
