@@ -53,11 +53,28 @@ static __always_inline u32 elide_hash(u64 d)
 	return (u32)(((d >> 6) * 0x9E3779B97F4A7C15ULL) >> (64 - PDT_ELIDE_BITS));
 }
 
-static __always_inline struct pdt_elided *elide_at(u32 h, u32 i)
+/*
+ * d's entry in the set (*key: its index), NULL when it is not elided: the probe
+ * itself, inlined where a program's one hot path needs it (the umount walk's unpin),
+ * behind pdt_elided_key() everywhere else.
+ */
+static __always_inline struct pdt_elided *elided_probe(u64 d, u32 *key)
 {
-	u32 k = (h + i) & (PDT_ELIDE_SIZE - 1);
+	u32 h = elide_hash(d), i, k;
+	struct pdt_elided *m;
 
-	return bpf_map_lookup_elem(&elided, &k);
+	if (!d)
+		return NULL;
+#pragma unroll
+	for (i = 0; i < PDT_ELIDE_PROBE; i++) {
+		k = (h + i) & (PDT_ELIDE_SIZE - 1);
+		m = bpf_map_lookup_elem(&elided, &k);
+		if (m && m->dentry == d) {
+			*key = k;
+			return m;
+		}
+	}
+	return NULL;
 }
 
 /*
@@ -68,18 +85,9 @@ static __always_inline struct pdt_elided *elide_at(u32 h, u32 i)
 #ifdef PDT_MAPS_OWNER
 __noinline long pdt_elided_key(u64 d)
 {
-	u32 h = elide_hash(d), i;
+	u32 k;
 
-	if (!d)
-		return -1;
-#pragma unroll
-	for (i = 0; i < PDT_ELIDE_PROBE; i++) {
-		struct pdt_elided *m = elide_at(h, i);
-
-		if (m && m->dentry == d)
-			return (h + i) & (PDT_ELIDE_SIZE - 1);
-	}
-	return -1;
+	return elided_probe(d, &k) ? (long)k : -1;
 }
 #else
 long pdt_elided_key(u64 d);

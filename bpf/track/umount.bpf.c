@@ -35,6 +35,7 @@ int BPF_PROG(umount_unpin, void *data, struct dentry *dentry)
 	struct pdt_elided *m;
 	struct pdt_event *e;
 	u32 key = 0;
+	u64 a = 0;
 
 #ifdef PDT_STREAM_FLOOR
 	if (dentry->d_flags & persistent_bit())
@@ -43,8 +44,13 @@ int BPF_PROG(umount_unpin, void *data, struct dentry *dentry)
 	PDT_FLOOR_RETURN;
 	if (!(dentry->d_flags & persistent_bit()))
 		return 0;
-	/* An elided entry's unpin is counted, unless its reference was eaten. */
-	m = elided_find(addr_of(dentry), &key);
+	/*
+	 * An elided entry's unpin is counted, unless its reference was eaten. This runs
+	 * once per entry of the tree: the address as a number straight from the
+	 * arguments (not addr_of()'s map round trip), the probe inlined.
+	 */
+	bpf_get_func_arg(ctx, 1, &a);
+	m = elided_probe(a, &key);
 	if (m) {
 		if (!eaten_at_umount(dentry)) {
 			elided_end(m, m->dentry, true);

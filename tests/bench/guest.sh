@@ -93,13 +93,20 @@ stop_tracer() {
 	fi
 	if [ "$bpfstats" = 1 ]; then
 		# Each BPF program of the tracer over the round: its name from kallsyms
-		# (bpf_prog_TAG_NAME), its run time and runs.
+		# (bpf_prog_TAG_NAME), its run time and runs. The tag is a hash of the
+		# instructions: programs that are the same code (a floor's, or one LSM mark on
+		# two hooks) share it, and are counted together under their names joined by
+		# "/" (past two, the first and how many more: NAME+N_same).
 		grep ' bpf_prog_' /proc/kallsyms >/tmp/bpfsyms
 		for fd in /proc/$tpid/fdinfo/*; do
 			awk '/^prog_tag:/ { t = $2 } /^run_time_ns:/ { ns = $2 } /^run_cnt:/ { c = $2 }
 				END { if (t != "") print t, ns + 0, c + 0 }' $fd 2>/dev/null
 		done | while read -r tag ns cnt; do
-			name=$(awk -v p="bpf_prog_${tag}_" 'index($3, p) == 1 { print substr($3, length(p) + 1); exit }' /tmp/bpfsyms)
+			name=$(awk -v p="bpf_prog_${tag}_" 'index($3, p) == 1 {
+					n = substr($3, length(p) + 1)
+					if (!(n in seen)) { seen[n]; all[++k] = n }
+				}
+				END { if (k > 2) print all[1] "+" k - 1 "_same"; else if (k) print all[1] (k > 1 ? "/" all[2] : "") }' /tmp/bpfsyms)
 			echo "@@PROG $1 $round ${name:-$tag} $ns $cnt"
 		done
 	fi
@@ -110,6 +117,25 @@ stop_tracer() {
 	*) echo "@@L $1 $round $(sed -n 's/.*"lost_events":\([0-9]*\).*/\1/p' /tmp/tr.out | tail -n1)" ;;
 	esac
 	tpid=
+}
+
+# Wait until the CPUs are idle after a tracer stopped: the kernel frees its maps and
+# programs in workers after the process is gone (bpftrace's map is 280 MB), and that
+# work must not run in the next variant's timed runs. Idle means 95% of a 0.2 s window
+# (/proc/stat's idle and iowait ticks); "@@I settle ROUND VARIANT MS" says how long it took.
+idle_ticks() { awk '/^cpu / { print $5 + $6, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat; }
+settle() {
+	local t0 i=0
+	t0=$(ms)
+	while [ $i -lt 50 ]; do
+		set -- $(idle_ticks)
+		sleep 0.2
+		set -- "$@" $(idle_ticks)
+		[ $((($3 - $1) * 100)) -lt $((($4 - $2) * 95)) ] || break
+		i=$((i + 1))
+	done
+	[ $i -lt 50 ] || echo "@@W round $round $v: the CPUs were still busy 10 s after the tracer stopped"
+	echo "@@I settle $round $v $(($(ms) - t0))"
 }
 
 # The tracer's CPU time so far: user and system clock ticks (/proc/PID/stat fields
@@ -195,6 +221,7 @@ while [ $round -le "$rounds" ]; do
 			[ $b = umount ] || cpu_since $b $v $c0
 		done
 		stop_tracer $v
+		settle
 		echo "@@I round $round $v stopped"
 	done
 	round=$((round + 1))
