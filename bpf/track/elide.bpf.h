@@ -55,7 +55,7 @@ static __always_inline u32 elide_hash(u64 d)
 
 /*
  * d's entry in the set (*key: its index), NULL when it is not elided: the probe
- * itself, inlined where a program's one hot path needs it (the umount walk's unpin),
+ * itself, inlined where a hot path needs it (a discard, the umount walk's unpin),
  * behind pdt_elided_key() everywhere else.
  */
 static __always_inline struct pdt_elided *elided_probe(u64 d, u32 *key)
@@ -105,67 +105,40 @@ static __always_inline struct pdt_elided *elided_find(u64 d, u32 *key)
 }
 
 /*
- * One pass over d's probe: its index when d is in the set already (with
- * PDT_ELIDE_FOUND), else the first free slot of the probe claimed for d, or -1 when
- * there is none (or another CPU took it meanwhile: d is streamed instead). A global
- * function, as pdt_elided_key().
+ * Take d into the set: false when its probe has no free slot (it is streamed instead:
+ * also when another CPU took the slot meanwhile), or when d is there already (*old,
+ * *key: a life whose end went unseen, which the rules must hear of first). One pass
+ * over the probe, inlined: every create runs it.
  */
-#define PDT_ELIDE_FOUND (1L << 32)
-#ifdef PDT_MAPS_OWNER
-__noinline long pdt_elided_claim(u64 d)
+static __always_inline bool elided_add(u64 d, u32 slot, struct pdt_elided **old, u32 *key)
 {
-	u32 h = elide_hash(d), i, k;
-	long free = -1;
-	struct pdt_elided *m;
+	u32 h = elide_hash(d), i, k, fk = 0;
+	struct pdt_elided *m, *free = NULL;
 
+	*old = NULL;
 	if (!d)
-		return -1;
+		return false;
 #pragma unroll
 	for (i = 0; i < PDT_ELIDE_PROBE; i++) {
 		k = (h + i) & (PDT_ELIDE_SIZE - 1);
 		m = bpf_map_lookup_elem(&elided, &k);
 		if (!m)
 			continue;
-		if (m->dentry == d)
-			return PDT_ELIDE_FOUND | k;
-		if (!m->dentry && free < 0)
-			free = k;
+		if (m->dentry == d) {
+			*key = k;
+			*old = m;
+			return false;
+		}
+		if (!m->dentry && !free) {
+			free = m;
+			fk = k;
+		}
 	}
-	if (free < 0)
-		return -1;
-	k = free;
-	m = bpf_map_lookup_elem(&elided, &k);
-	if (!m || __sync_val_compare_and_swap(&m->dentry, 0, d))
-		return -1;
-	return k;
-}
-#else
-long pdt_elided_claim(u64 d);
-#endif
-
-/*
- * Take d into the set: false when its probe is full (it is streamed instead), or when
- * d is there already (*old, *key: a life whose end went unseen, which the rules must
- * hear of first).
- */
-static __always_inline bool elided_add(u64 d, u32 slot, struct pdt_elided **old, u32 *key)
-{
-	long k = pdt_elided_claim(d);
-	struct pdt_elided *m;
-
-	*old = NULL;
-	if (k < 0)
+	if (!free || __sync_val_compare_and_swap(&free->dentry, 0, d))
 		return false;
-	*key = (u32)k;
-	m = bpf_map_lookup_elem(&elided, key);
-	if (!m)
-		return false;
-	if (k & PDT_ELIDE_FOUND) {
-		*old = m;
-		return false;
-	}
-	m->slot = slot;
-	task_ids(&m->pid, m->comm); /* the creator */
+	*key = fk;
+	free->slot = slot;
+	task_ids(&free->pid, free->comm); /* the creator */
 	__sync_fetch_and_add(&pdt_slots[slot & (PDT_SB_SLOTS - 1)].made, 1);
 	__sync_fetch_and_add(&pdt_slots[slot & (PDT_SB_SLOTS - 1)].live, 1);
 	return true;

@@ -140,8 +140,8 @@ static __always_inline int on_discard(struct pt_regs *ctx, void *dentry_arg)
 
 	if (user_remove)
 		t->remove_target = 0;
-	if (dentry->d_flags & persistent_bit())
-		m = elided_find((u64)dentry_arg, &key);
+	if (dentry->d_flags & persistent_bit()) /* the probe inlined: every unlink runs it */
+		m = elided_probe((u64)dentry_arg, &key);
 	if (m) {
 		if (quiet_discard(dentry, (u64)dentry_arg, t, user_remove)) {
 			elided_end(m, (u64)dentry_arg, false);
