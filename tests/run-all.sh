@@ -42,6 +42,7 @@ done
 suite host/cli "$top/tests/host/cli.sh"
 suite host/man "$top/tests/host/man.sh"
 suite host/completion "$top/tests/host/completion.sh"
+suite host/bench-report "$top/tests/host/bench_report.sh"
 # The recording reader under libFuzzer: corpus as regression tests, then ~60 s of fuzzing.
 suite fuzz make -s -C "$top" fuzz-smoke
 # The Debian package, installed into a cached Debian 12 root (made once, from the network).
