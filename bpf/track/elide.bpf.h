@@ -53,6 +53,13 @@ static __always_inline u32 elide_hash(u64 d)
 	return (u32)(((d >> 6) * 0x9E3779B97F4A7C15ULL) >> (64 - PDT_ELIDE_BITS));
 }
 
+/* The i-th slot of the probe from hash h (*k: its index): the one probe sequence. */
+static __always_inline struct pdt_elided *elide_at(u32 h, u32 i, u32 *k)
+{
+	*k = (h + i) & (PDT_ELIDE_SIZE - 1);
+	return bpf_map_lookup_elem(&elided, k);
+}
+
 /*
  * d's entry in the set (*key: its index), NULL when it is not elided: the probe
  * itself, inlined where a hot path needs it (a discard, the umount walk's unpin),
@@ -67,8 +74,7 @@ static __always_inline struct pdt_elided *elided_probe(u64 d, u32 *key)
 		return NULL;
 #pragma unroll
 	for (i = 0; i < PDT_ELIDE_PROBE; i++) {
-		k = (h + i) & (PDT_ELIDE_SIZE - 1);
-		m = bpf_map_lookup_elem(&elided, &k);
+		m = elide_at(h, i, &k);
 		if (m && m->dentry == d) {
 			*key = k;
 			return m;
@@ -120,8 +126,7 @@ static __always_inline bool elided_add(u64 d, u32 slot, struct pdt_elided **old,
 		return false;
 #pragma unroll
 	for (i = 0; i < PDT_ELIDE_PROBE; i++) {
-		k = (h + i) & (PDT_ELIDE_SIZE - 1);
-		m = bpf_map_lookup_elem(&elided, &k);
+		m = elide_at(h, i, &k);
 		if (!m)
 			continue;
 		if (m->dentry == d) {
