@@ -143,29 +143,45 @@ static __always_inline bool sc_word(u64 addr, u64 base, u64 top, u64 *w)
  * Global, as the walk's.
  */
 #ifdef PDT_MAPS_OWNER
-__noinline u64 pdt_sc_graph_ret(u64 p)
-{
-	struct task_struct *t = bpf_get_current_task_btf();
-	unsigned long *rs = t->ret_stack;
-	struct ftrace_ret_stack *f;
-	int i, off = t->curr_ret_stack;
-	unsigned long w;
+/* A search of the shadow stack under way. */
+struct sc_graph {
+	unsigned long *rs;
+	u64 p, ret; /* the slot; what the tracer put there, 0 while not found */
+	int off;
+};
 
-	for (i = 0; i < SC_GRAPH_FRAMES; i++) {
-		if (!rs || off <= 0 || bpf_probe_read_kernel(&w, sizeof(w), rs + off - 1))
-			return 0;
-		w &= SC_FGRAPH_FRAME_OFFSET_MASK;
-		if (!w || w > (unsigned long)off - 1)
-			return 0;
-		off -= 1 + w;
-		f = (void *)(rs + off);
-		if ((u64)BPF_CORE_READ(f, retp) == p) {
-			w = BPF_CORE_READ(f, ret);
-			if (w != pdt_sc_graph_tramp)
-				return w;
+/* One shadow stack frame, from the newest; 1 ends the search. */
+static int sc_graph_frame(u32 i, struct sc_graph *g)
+{
+	struct ftrace_ret_stack *f;
+	unsigned long w;
+	int off = g->off;
+
+	if (!g->rs || off <= 0 || bpf_probe_read_kernel(&w, sizeof(w), g->rs + off - 1))
+		return 1;
+	w &= SC_FGRAPH_FRAME_OFFSET_MASK;
+	if (!w || w > (unsigned long)off - 1)
+		return 1;
+	g->off = off - 1 - w;
+	f = (void *)(g->rs + g->off);
+	if ((u64)BPF_CORE_READ(f, retp) == g->p) {
+		w = BPF_CORE_READ(f, ret);
+		if (w != pdt_sc_graph_tramp) {
+			g->ret = w;
+			return 1;
 		}
 	}
 	return 0;
+}
+
+/* Its frames a bpf_loop() callback: the verifier checks one, not SC_GRAPH_FRAMES. */
+__noinline u64 pdt_sc_graph_ret(u64 p)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+	struct sc_graph g = { .rs = t->ret_stack, .p = p, .off = t->curr_ret_stack };
+
+	bpf_loop(SC_GRAPH_FRAMES, sc_graph_frame, &g, 0);
+	return g.ret;
 }
 #else
 u64 pdt_sc_graph_ret(u64 p);
@@ -375,21 +391,34 @@ int pdt_sc_walk(u64 ip, u64 sp, u64 bp, struct pdt_event_full *e);
 
 /*
  * Does the kernel's unwind in s (n bytes, as bpf_get_stack() returned) equal e's? A
- * global function: its loop is verified once, not at each of the dispatcher's stacks.
+ * global function whose frames are a bpf_loop() callback: the verifier checks one
+ * frame once, not 24 at each of the dispatcher's stacks. It runs for one stack in
+ * pdt_sc_check_every.
  */
 #ifdef PDT_MAPS_OWNER
+struct sc_cmp {
+	const u64 *u;
+	const struct pdt_event_full *e;
+	bool differ;
+};
+
+static int sc_cmp_frame(u32 i, struct sc_cmp *c)
+{
+	if (i >= PDT_STACK_DEPTH || i >= c->e->nstack)
+		return 1;
+	c->differ = c->u[i] != c->e->stack[i];
+	return c->differ;
+}
+
 __noinline bool pdt_sc_same(const struct pdt_scratch *s, long n, const struct pdt_event_full *e)
 {
-	const u64 *u;
-	int i;
+	struct sc_cmp c = { .e = e };
 
 	if (!s || !e || n != (long)(e->nstack * sizeof(u64)))
 		return false;
-	u = (const u64 *)s->buf;
-	for (i = 0; i < PDT_STACK_DEPTH; i++)
-		if (i < (int)e->nstack && u[i] != e->stack[i])
-			return false;
-	return true;
+	c.u = (const u64 *)s->buf;
+	bpf_loop(PDT_STACK_DEPTH, sc_cmp_frame, &c, 0);
+	return !c.differ;
 }
 #else
 bool pdt_sc_same(const struct pdt_scratch *s, long n, const struct pdt_event_full *e);

@@ -31,8 +31,14 @@ struct walk {
 	int done;
 };
 
-static __always_inline bool emit_entry(struct walk *w, struct dentry *d)
+/*
+ * The entry of the dentry at a (seq: its index in the walk; root: PDT_W_ROOT or 0) into
+ * the ring buffer: false when the walk must stop there. A global function: verified
+ * once, not once for each way the verifier enters the walk's loop.
+ */
+__noinline bool pdt_walk_emit(u64 a, u32 seq, u32 root)
 {
+	struct dentry *d = as_dentry((void *)a);
 	u32 zero = 0, len, size;
 	struct pdt_scratch *s = bpf_map_lookup_elem(&scratch, &zero);
 	struct pdt_walk_entry *e;
@@ -54,14 +60,13 @@ static __always_inline bool emit_entry(struct walk *w, struct dentry *d)
 		e->wflags |= PDT_W_PERSISTENT;
 	if (BPF_CORE_READ(d, d_inode))
 		e->wflags |= PDT_W_POSITIVE;
-	if (d == w->root)
-		e->wflags |= PDT_W_ROOT;
-	if (elided_find((u64)d, &(u32){ 0 }))
+	e->wflags |= root & PDT_W_ROOT;
+	if (elided_find(a, &(u32){ 0 }))
 		e->wflags |= PDT_W_ELIDED;
-	e->dentry = (u64)d;
+	e->dentry = a;
 	e->parent = (u64)BPF_CORE_READ(d, d_parent);
 	e->refcount = BPF_CORE_READ(d, d_lockref.count);
-	e->seq = w->seq;
+	e->seq = seq;
 	bpf_probe_read_kernel(e->name, len, BPF_CORE_READ(d, d_name.name));
 	if (size > sizeof(*e) + 255 + 7)
 		return false;
@@ -87,7 +92,8 @@ static int walk_step(u32 i, struct walk *w)
 			/* The scratch buffer is per CPU, and an iterator can be preempted. */
 			if (w->seq >= pdt_walk_skip) {
 				bpf_preempt_disable();
-				ok = emit_entry(w, d);
+				ok = pdt_walk_emit(addr_of(d), w->seq,
+						   d == w->root ? PDT_W_ROOT : 0);
 				bpf_preempt_enable();
 			}
 			if (!ok)

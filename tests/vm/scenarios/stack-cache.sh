@@ -7,6 +7,7 @@
 # them equals the kernel's unwind, and check's verdict is unchanged. Without the cache
 # (PDTRACE_NO_STACK_CACHE=1) -v says so, and the verdict is the same. (pdt-fsop cycle:
 # one task's mkdirs and rmdirs, each at another random offset of its kernel stack.)
+# Under the function graph tracer (on configfs_mkdir and vfs_mkdir), the same.
 # timeout: 300
 # modules: nvmet nvme-loop
 # kmods: pdt_faultfs
@@ -43,4 +44,23 @@ PDTRACE_NO_STACK_CACHE=1 $PDTRACE -v check -- sh -c "$wl" >/tmp/nc.out 2>&1
 expect_eq "$?" 0 "check exit status without the cache"
 expect_grep '^pdtrace: stack cache off: the kernel unwinds every stack$' /tmp/nc.out "-v: the cache is off"
 expect_grep '^summary: 0 leak, 0 imbalance, 0 illegal-removal$' /tmp/nc.out "no findings without it"
+# Under the function graph tracer, the return addresses of the functions it traces are
+# its trampoline's on the stack; the cache's unwind takes them back from the task's
+# shadow stack (pdt_sc_graph_ret()), as the kernel's does.
+T=/sys/kernel/tracing
+echo 'configfs_mkdir vfs_mkdir' >$T/set_ftrace_filter
+echo function_graph >$T/current_tracer
+PDTRACE_STACK_CACHE_VERIFY=1 $PDTRACE -v check -- sh -c "for i in \$(seq 20); do mkdir $s && rmdir $s || exit 1; done" >/tmp/fg.out 2>&1
+rc=$?
+graphed=$(grep -c 'configfs_mkdir' $T/trace)
+echo nop >$T/current_tracer
+echo >$T/set_ftrace_filter
+expect_eq "$rc" 0 "check exit status under the function graph tracer"
+[ "$graphed" -ge 20 ] && pass "the graph tracer traced configfs_mkdir ($graphed lines)" ||
+	fail "the graph tracer traced configfs_mkdir $graphed times"
+set -- $(sed -n 's/^pdtrace: stack cache: \([0-9]*\) stacks from kept ORC entries (\([0-9]*\) checked .*/\1 \2/p' /tmp/fg.out)
+[ "${1:-0}" -ge 60 ] && pass "$1 stacks from the cache through the graph tracer's frames" ||
+	fail "only ${1:-0} stacks from the cache under the graph tracer"
+expect_eq "${2:--1}" "${1:-0}" "every one checked against the kernel's unwind"
+expect_no_grep 'differed from the kernel' /tmp/fg.out "none differed under the graph tracer"
 finish
