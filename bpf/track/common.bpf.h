@@ -331,60 +331,113 @@ static __always_inline u64 addr_of(const void *p)
  * Path of the dentry at a from its superblock's root, built right to left in the
  * per-CPU scratch buffer (offsets masked so the verifier can bound every access):
  * where it starts there. Too deep or too long a path keeps its leaf end and starts
- * with "...". A global function: its loop is verified once per program, not at each
- * of the many places an event takes a path.
+ * with "...". Global functions: each is verified once per program, not at each of the
+ * many places an event takes a path. Two drivers of one step: the dispatcher, which
+ * takes the paths of every kernel-made entry, unrolls its loop (the verifier checks 24
+ * components, about 1,400 instructions); the programs that take paths rarely (umount,
+ * renames, the self-check, an entry's materialization) run it as a bpf_loop()
+ * callback, checked once, for the cost of a call per component.
  */
 #ifdef PDT_MAPS_OWNER
-__noinline u32 pdt_build_path(u64 a)
+struct path_build {
+	struct pdt_scratch *s;
+	struct dentry *d; /* the next component's */
+	u32 pos;	  /* where the path starts in s */
+	bool truncated, at_root;
+};
+
+/* One component, d's name, before the rest; 1 ends the loop. */
+static __always_inline int path_component(u32 i, struct path_build *b)
 {
-	u32 zero = 0, pos = PDT_SCRATCH_MASK, len, i;
-	struct pdt_scratch *s = bpf_map_lookup_elem(&scratch, &zero);
-	struct dentry *d = as_dentry((void *)a);
-	bool truncated = false;
+	struct dentry *d = b->d, *parent = d->d_parent;
+	u32 len = d->d_name.len, pos = b->pos;
 
-	if (!s)
-		return PDT_SCRATCH_MASK;
-	s->buf[PDT_SCRATCH_MASK] = '\0';
-	for (i = 0; i < PDT_PATH_DEPTH; i++) {
-		struct dentry *parent = d->d_parent;
-		const unsigned char *name;
-
-		if (parent == d || !parent)
-			break;
-		len = d->d_name.len;
-		name = d->d_name.name;
-		if (len > 255 || PDT_SCRATCH_MASK - pos + len + 1 > PDT_PATH_LEN - 5) {
-			truncated = true;
-			break;
-		}
-		pos -= len;
-		bpf_probe_read_kernel(&s->buf[pos & PDT_SCRATCH_MASK], len & 255, name);
-		pos -= 1;
-		s->buf[pos & PDT_SCRATCH_MASK] = '/';
-		d = parent;
+	if (parent == d || !parent) {
+		b->at_root = true;
+		return 1;
 	}
-	if (i == PDT_PATH_DEPTH && d->d_parent != d)
-		truncated = true;
+	if (len > 255 || PDT_SCRATCH_MASK - pos + len + 1 > PDT_PATH_LEN - 5) {
+		b->truncated = true;
+		return 1;
+	}
+	pos -= len;
+	bpf_probe_read_kernel(&b->s->buf[pos & PDT_SCRATCH_MASK], len & 255, d->d_name.name);
+	pos -= 1;
+	b->s->buf[pos & PDT_SCRATCH_MASK] = '/';
+	b->pos = pos;
+	b->d = parent;
+	return 0;
+}
+
+static __always_inline bool path_start(struct path_build *b, u64 a)
+{
+	u32 zero = 0;
+
+	b->s = bpf_map_lookup_elem(&scratch, &zero);
+	b->d = as_dentry((void *)a);
+	b->pos = PDT_SCRATCH_MASK;
+	b->truncated = b->at_root = false;
+	if (!b->s)
+		return false;
+	b->s->buf[PDT_SCRATCH_MASK] = '\0';
+	return true;
+}
+
+/* The root's "/", or the "..." of a path cut short; where the path starts. */
+static __always_inline u32 path_end(struct path_build *b)
+{
+	u32 pos = b->pos;
+
+	if (!b->at_root && !b->truncated && b->d->d_parent != b->d)
+		b->truncated = true; /* PDT_PATH_DEPTH components, and more above */
 	if (pos == PDT_SCRATCH_MASK) {
 		pos -= 1;
-		s->buf[pos & PDT_SCRATCH_MASK] = '/';
+		b->s->buf[pos & PDT_SCRATCH_MASK] = '/';
 	}
-	if (truncated) {
+	if (b->truncated) {
 		pos -= 3;
-		s->buf[pos & PDT_SCRATCH_MASK] = '.';
-		s->buf[(pos + 1) & PDT_SCRATCH_MASK] = '.';
-		s->buf[(pos + 2) & PDT_SCRATCH_MASK] = '.';
+		b->s->buf[pos & PDT_SCRATCH_MASK] = '.';
+		b->s->buf[(pos + 1) & PDT_SCRATCH_MASK] = '.';
+		b->s->buf[(pos + 2) & PDT_SCRATCH_MASK] = '.';
 	}
 	return pos & PDT_SCRATCH_MASK;
 }
+
+__noinline u32 pdt_build_path(u64 a)
+{
+	struct path_build b;
+	u32 i;
+
+	if (!path_start(&b, a))
+		return PDT_SCRATCH_MASK;
+	for (i = 0; i < PDT_PATH_DEPTH; i++)
+		if (path_component(i, &b))
+			break;
+	return path_end(&b);
+}
+
+__noinline u32 pdt_build_path_loop(u64 a)
+{
+	struct path_build b;
+
+	if (!path_start(&b, a))
+		return PDT_SCRATCH_MASK;
+	bpf_loop(PDT_PATH_DEPTH, path_component, &b, 0);
+	return path_end(&b);
+}
 #else
 u32 pdt_build_path(u64 a);
+u32 pdt_build_path_loop(u64 a);
 #endif
 
-/* d's path into out (PDT_PATH_LEN bytes): see pdt_build_path(). */
+/* d's path into out (PDT_PATH_LEN bytes): see pdt_build_path(); the dispatcher's unrolled. */
 static __always_inline void fill_path(struct dentry *d, char *out)
 {
+#ifdef PDT_KPROBE_CTX
 	u32 zero = 0, pos = pdt_build_path(addr_of(d)), len;
+#else
+	u32 zero = 0, pos = pdt_build_path_loop(addr_of(d)), len;
+#endif
 	struct pdt_scratch *s = bpf_map_lookup_elem(&scratch, &zero);
 
 	if (!s) {
