@@ -501,6 +501,28 @@ static __always_inline int stream_floor(void *dentry)
 }
 #endif
 
+/*
+ * One step down the function graph tracer's shadow stack (current->ret_stack, the
+ * layout of kernel/trace/fgraph.c): the word below *off holds in its low bits the
+ * offset back to its frame's struct ftrace_ret_stack. That frame, with *off moved
+ * below it; NULL at the bottom or on a word that makes no sense. Both unwinds that
+ * take a return address back from it use this: x86's stack cache, arm64's caller.
+ */
+#define PDT_FGRAPH_OFFSET_MASK 0x3ff /* FGRAPH_FRAME_OFFSET_MASK */
+static __always_inline struct ftrace_ret_stack *fgraph_frame(unsigned long *rs, int *off)
+{
+	unsigned long w;
+	int o = *off;
+
+	if (!rs || o <= 0 || bpf_probe_read_kernel(&w, sizeof(w), rs + o - 1))
+		return NULL;
+	w &= PDT_FGRAPH_OFFSET_MASK;
+	if (!w || w > (unsigned long)o - 1)
+		return NULL;
+	*off = o - 1 - w;
+	return (void *)(rs + *off);
+}
+
 #include "stack_cache.bpf.h"
 
 /*
@@ -523,26 +545,18 @@ extern const void return_to_handler __ksym __weak;
 /*
  * A function pdtrace also hooks at its return (kretprobe.multi: the function graph
  * tracer) has had its link register replaced by return_to_handler before this program
- * runs; the real return address is on the task's shadow stack (kernel/trace/fgraph.c):
- * the top word's low 10 bits are the offset back to the last frame's struct
- * ftrace_ret_stack, whose ret it is. That frame must be this call's (arm64 gives the
- * entry frame pointer as its fp and retp); anything else gives 0.
+ * runs; the real return address is on the task's shadow stack: the ret of its last
+ * frame (fgraph_frame()). That frame must be this call's (arm64 gives the entry frame
+ * pointer as its fp and retp); anything else gives 0.
  */
 static __always_inline u64 graph_ret(struct pt_regs *ctx)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
-	unsigned long *rs = t->ret_stack, top = 0;
-	int curr = t->curr_ret_stack;
-	struct ftrace_ret_stack *f;
+	int off = t->curr_ret_stack;
+	struct ftrace_ret_stack *f = fgraph_frame(t->ret_stack, &off);
 	u64 fp = PT_REGS_FP(ctx);
 
-	if (!rs || curr <= 1 || bpf_probe_read_kernel(&top, sizeof(top), rs + curr - 1))
-		return 0;
-	top &= 0x3ff;
-	if (!top || top > (unsigned long)curr - 1)
-		return 0;
-	f = (void *)(rs + curr - 1 - top);
-	if (!bpf_core_field_exists(f->fp) || BPF_CORE_READ(f, fp) != fp ||
+	if (!f || !bpf_core_field_exists(f->fp) || BPF_CORE_READ(f, fp) != fp ||
 	    (u64)BPF_CORE_READ(f, retp) != fp)
 		return 0;
 	return BPF_CORE_READ(f, ret);

@@ -132,8 +132,7 @@ static __always_inline bool sc_word(u64 addr, u64 base, u64 top, u64 *w)
 	return true;
 }
 
-#define SC_GRAPH_FRAMES 16		  /* shadow stack frames looked at */
-#define SC_FGRAPH_FRAME_OFFSET_MASK 0x3ff /* kernel/trace/fgraph.c */
+#define SC_GRAPH_FRAMES 16 /* shadow stack frames looked at */
 
 /*
  * ftrace_graph_ret_addr(): the return address the function graph tracer replaced at
@@ -153,25 +152,18 @@ struct sc_graph {
 /* One shadow stack frame, from the newest; 1 ends the search. */
 static int sc_graph_frame(u32 i, struct sc_graph *g)
 {
-	struct ftrace_ret_stack *f;
-	unsigned long w;
-	int off = g->off;
+	struct ftrace_ret_stack *f = fgraph_frame(g->rs, &g->off);
+	u64 ret;
 
-	if (!g->rs || off <= 0 || bpf_probe_read_kernel(&w, sizeof(w), g->rs + off - 1))
+	if (!f)
 		return 1;
-	w &= SC_FGRAPH_FRAME_OFFSET_MASK;
-	if (!w || w > (unsigned long)off - 1)
-		return 1;
-	g->off = off - 1 - w;
-	f = (void *)(g->rs + g->off);
-	if ((u64)BPF_CORE_READ(f, retp) == g->p) {
-		w = BPF_CORE_READ(f, ret);
-		if (w != pdt_sc_graph_tramp) {
-			g->ret = w;
-			return 1;
-		}
-	}
-	return 0;
+	if ((u64)BPF_CORE_READ(f, retp) != g->p)
+		return 0;
+	ret = BPF_CORE_READ(f, ret);
+	if (ret == pdt_sc_graph_tramp)
+		return 0;
+	g->ret = ret;
+	return 1;
 }
 
 /* Its frames a bpf_loop() callback: the verifier checks one, not SC_GRAPH_FRAMES. */
