@@ -12,6 +12,11 @@
 # modules: nvmet nvme-loop
 # kmods: pdt_faultfs
 . /lib.sh
+# hits checked kept unwound: what -v's line in $1 says of the cache.
+cache_counts() {
+	set -- $(sed -n 's/^pdtrace: stack cache: \([0-9]*\) stacks from kept ORC entries (\([0-9]*\) checked .*, \([0-9]*\) by a recent unwind.s steps), \([0-9]*\) unwound by the kernel.*/\1 \2 \3 \4/p' "$1")
+	hits=${1:-0} checked=${2:--1} kept=${3:-0} unwound=${4:-0}
+}
 grep -qs ' /sys/kernel/config ' /proc/self/mountinfo || mount -t configfs none /sys/kernel/config
 grep -qs ' /sys/kernel/tracing ' /proc/self/mountinfo || mount -t tracefs none /sys/kernel/tracing
 grep -qs ' /sys/kernel/debug ' /proc/self/mountinfo || mount -t debugfs none /sys/kernel/debug
@@ -28,8 +33,7 @@ for i in 1 2 3 4 5; do mount -t pdtfaultfs pdtfaultfs /mnt/scf && umount /mnt/sc
 PDTRACE_STACK_CACHE_VERIFY=1 $PDTRACE -v check -- sh -c "$wl" >/tmp/sc.out 2>&1
 expect_eq "$?" 0 "check exit status, every cached stack verified"
 grep -E '^pdtrace: (stack cache|warning)|^summary|^command' /tmp/sc.out
-set -- $(sed -n 's/^pdtrace: stack cache: \([0-9]*\) stacks from kept ORC entries (\([0-9]*\) checked .*, \([0-9]*\) by a recent unwind.s steps), \([0-9]*\) unwound by the kernel.*/\1 \2 \3 \4/p' /tmp/sc.out)
-hits=${1:-0} checked=${2:--1} kept=${3:-0} unwound=${4:-0}
+cache_counts /tmp/sc.out
 [ "$hits" -ge 60 ] && pass "$hits stacks from the cache" || fail "only $hits stacks from the cache"
 # Stacks whose every step was a recent unwind's are among the hits, checked as all are.
 [ "$kept" -ge 30 ] && [ "$kept" -lt "$hits" ] && pass "$kept of them by a recent unwind's steps" ||
@@ -58,9 +62,9 @@ echo >$T/set_ftrace_filter
 expect_eq "$rc" 0 "check exit status under the function graph tracer"
 [ "$graphed" -ge 20 ] && pass "the graph tracer traced configfs_mkdir ($graphed lines)" ||
 	fail "the graph tracer traced configfs_mkdir $graphed times"
-set -- $(sed -n 's/^pdtrace: stack cache: \([0-9]*\) stacks from kept ORC entries (\([0-9]*\) checked .*/\1 \2/p' /tmp/fg.out)
-[ "${1:-0}" -ge 60 ] && pass "$1 stacks from the cache through the graph tracer's frames" ||
-	fail "only ${1:-0} stacks from the cache under the graph tracer"
-expect_eq "${2:--1}" "${1:-0}" "every one checked against the kernel's unwind"
+cache_counts /tmp/fg.out
+[ "$hits" -ge 60 ] && pass "$hits stacks from the cache through the graph tracer's frames" ||
+	fail "only $hits stacks from the cache under the graph tracer"
+expect_eq "$checked" "$hits" "every one checked against the kernel's unwind"
 expect_no_grep 'differed from the kernel' /tmp/fg.out "none differed under the graph tracer"
 finish
