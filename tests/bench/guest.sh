@@ -9,6 +9,8 @@
 #   @@MAP VARIANT TYPE KEY VALUE MAX MEMLOCK   the tracer's BPF maps
 #   @@PROG VARIANT ROUND NAME NS RUNS    each BPF program of the tracer over the round
 #                                        (run.sh --bpf-stats)
+#   @@VI VARIANT NAME INSNS              each BPF program's verified instructions (the
+#                                        verifier's work at start, fdinfo verified_insns)
 #   @@U VARIANT ROUND KB_BEFORE KB_AFTER ENTRIES  tracer RSS around the umount fill
 #   @@L VARIANT ROUND LOST               pdtrace's lost events (its JSON summary)
 #   @@C BENCH VARIANT ROUND UTICKS STICKS NS MINFLT BPF_NS BPF_RUNS
@@ -80,33 +82,46 @@ start_tracer() {
 
 rss() { awk '/^VmRSS/ { r = $2 } /^VmHWM/ { h = $2 } END { print r + 0, h + 0 }' /proc/$1/status; }
 
+# A BPF program's name from kallsyms (bpf_prog_TAG_NAME, /tmp/bpfsyms). The tag is a
+# hash of the instructions: programs that are the same code (a floor's, or one LSM mark
+# on two hooks) share it, and are named together, joined by "/" (past two, the first
+# and how many more: NAME+N_same).
+prog_name() { # TAG
+	awk -v p="bpf_prog_${1}_" 'index($3, p) == 1 {
+			n = substr($3, length(p) + 1)
+			if (!(n in seen)) { seen[n]; all[++k] = n }
+		}
+		END { if (k > 2) print all[1] "+" k - 1 "_same"; else if (k) print all[1] (k > 1 ? "/" all[2] : "") }' /tmp/bpfsyms
+}
+
+# The tracer's BPF programs, one line each: TAG and the fdinfo fields named.
+prog_fds() { # FIELD...
+	for fd in /proc/$tpid/fdinfo/*; do
+		awk -v f="$*" 'BEGIN { n = split(f, want, " ") }
+			/^prog_tag:/ { t = $2 } { k = $1; sub(/:$/, "", k); v[k] = $2 }
+			END { if (t == "") exit; o = t; for (i = 1; i <= n; i++) o = o " " v[want[i]] + 0; print o }' $fd 2>/dev/null
+	done
+}
+
 stop_tracer() {
 	[ -n "$tpid" ] || return 0
 	echo "@@M $1 $round $(rss $tpid)"
+	grep ' bpf_prog_' /proc/kallsyms >/tmp/bpfsyms
 	if [ "$round" = 1 ]; then
-		grep ' bpf_prog_' /proc/kallsyms >/tmp/bpfsyms
 		for fd in /proc/$tpid/fdinfo/*; do
 			awk -v v=$1 '/^map_type/ { t = $2 } /^key_size/ { k = $2 } /^value_size/ { vs = $2 }
 				/^max_entries/ { m = $2 } /^memlock/ { ml = $2 }
 				END { if (t != "") print "@@MAP", v, t, k, vs, m, ml }' $fd 2>/dev/null
 		done
+		prog_fds verified_insns | while read -r tag n; do
+			name=$(prog_name $tag)
+			echo "@@VI $1 ${name:-$tag} $n"
+		done
 	fi
 	if [ "$bpfstats" = 1 ]; then
-		# Each BPF program of the tracer over the round: its name from kallsyms
-		# (bpf_prog_TAG_NAME), its run time and runs. The tag is a hash of the
-		# instructions: programs that are the same code (a floor's, or one LSM mark on
-		# two hooks) share it, and are counted together under their names joined by
-		# "/" (past two, the first and how many more: NAME+N_same).
-		grep ' bpf_prog_' /proc/kallsyms >/tmp/bpfsyms
-		for fd in /proc/$tpid/fdinfo/*; do
-			awk '/^prog_tag:/ { t = $2 } /^run_time_ns:/ { ns = $2 } /^run_cnt:/ { c = $2 }
-				END { if (t != "") print t, ns + 0, c + 0 }' $fd 2>/dev/null
-		done | while read -r tag ns cnt; do
-			name=$(awk -v p="bpf_prog_${tag}_" 'index($3, p) == 1 {
-					n = substr($3, length(p) + 1)
-					if (!(n in seen)) { seen[n]; all[++k] = n }
-				}
-				END { if (k > 2) print all[1] "+" k - 1 "_same"; else if (k) print all[1] (k > 1 ? "/" all[2] : "") }' /tmp/bpfsyms)
+		# Each BPF program of the tracer over the round: its run time and runs.
+		prog_fds run_time_ns run_cnt | while read -r tag ns cnt; do
+			name=$(prog_name $tag)
 			echo "@@PROG $1 $round ${name:-$tag} $ns $cnt"
 		done
 	fi

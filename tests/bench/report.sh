@@ -32,6 +32,7 @@ $1 == "@@C" { tc_u[$2, $3, $4] = $5; tc_s[$2, $3, $4] = $6
 	if (NF >= 10) { tc_ns[$2, $3, $4] = $7; tc_flt[$2, $3, $4] = $8; tc_bns[$2, $3, $4] = $9; tc_bcnt[$2, $3, $4] = $10; if ($10 > 0) bpfstats = 1 } }
 $1 == "@@PROG" { pk = $2 SUBSEP $4; if (!(pk in pns)) porder[++np] = pk; pns[pk] += $5; pcnt[pk] += $6 }
 $1 == "@@A" { add(attach, $2, $4) }
+$1 == "@@VI" { vi_tot[$2] += $4; vi[$2] = vi[$2] (vi[$2] == "" ? "" : ",") "{\"program\":\"" $3 "\",\"insns\":" $4 "}" }
 $1 == "@@I" && $2 == "settle" { add(settle, $4, $5) }
 $1 == "@@M" { add(rss, $2, $4); add(hwm, $2, $5) }
 $1 == "@@MAP" { maps[$2] = maps[$2] (maps[$2] == "" ? "" : ",") sprintf("{\"type\":%d,\"key_size\":%d,\"value_size\":%d,\"max_entries\":%d,\"memlock\":%d}", $3, $4, $5, $6, $7)
@@ -165,6 +166,17 @@ END {
 	for (v = 2; v <= nv; v++) if (seen(variants, vorder[v])) printf " %14s", label[vorder[v]]
 	printf "\n"
 	line("start to attached (ms)", attach, "attach_ms")
+	# What the verifier checked at start, every program together (round 1).
+	printf "%-28s", "verified instructions"
+	J = J ",\"verified_insns\":{"
+	first = 1
+	for (v = 2; v <= nv; v++) {
+		vn = vorder[v]; if (!seen(variants, vn)) continue
+		printf " %14s", (vn in vi_tot) ? vi_tot[vn] : "-"
+		if (vn in vi_tot) { J = J (first ? "" : ",") "\"" vn "\":{\"total\":" vi_tot[vn] ",\"programs\":[" vi[vn] "]}"; first = 0 }
+	}
+	printf "\n"
+	J = J "}"
 	line("stop to idle CPUs (ms)", settle, "settle_ms")
 	line("tracer RSS at end (KiB)", rss, "rss_kb")
 	line("tracer peak RSS (KiB)", hwm, "peak_rss_kb")

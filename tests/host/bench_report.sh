@@ -10,13 +10,17 @@ trap 'rm -rf "$tmp"' EXIT
 
 # Three rounds of create-1: untraced 100, 110, 90 ops in 1 s (median 100); pdtrace 90, 95, 80
 # (median 90: -10%). pdtrace's programs: one name over two rounds, and the two LSM marks that
-# are the same code under their joined name, in two fds of one round.
+# are the same code under their joined name, in two fds of one round. What the verifier
+# checked at start, program by program (round 1): 900 instructions in all.
 cat >"$tmp/results" <<'EOF'
 @@I params rounds=3 secs=1 ssecs=2 fill=10 variants=base pdt
 @@I clk_tck 100
 @@R create-1 base 1 100 1.0 0 0
 @@R create-1 pdt 1 90 1.0 0 0
 @@A pdt 1 1300
+@@VI pdt pdt_enter 600
+@@VI pdt lsm_inode_rmdir/lsm_inode_unlink 150
+@@VI pdt lsm_inode_rmdir/lsm_inode_unlink 150
 @@PROG pdt 1 pdt_enter 3000 10
 @@PROG pdt 1 lsm_inode_rmdir/lsm_inode_unlink 500 5
 @@PROG pdt 1 lsm_inode_rmdir/lsm_inode_unlink 700 5
@@ -41,6 +45,10 @@ has() { # NAME ERE FILE
 }
 has "the medians and the change against untraced" '^create-1 +100 +90 \(-10\.0%\)$' "$tmp/out"
 has "start to attached: the median of the rounds" '^start to attached \(ms\) +1250$' "$tmp/out"
+has "verified instructions: every program's summed" '^verified instructions +900$' "$tmp/out"
+has "bench.json: verified instructions, in all and program by program" \
+	'"verified_insns":\{"pdt":\{"total":900,"programs":\[\{"program":"pdt_enter","insns":600\},\{"program":"lsm_inode_rmdir/lsm_inode_unlink","insns":150\},' \
+	"$tmp/bench.json"
 has "stop to idle CPUs: the median of the rounds" '^stop to idle CPUs \(ms\) +400$' "$tmp/out"
 has "a program's time per run over all its rounds" '^  pdtrace +pdt_enter +200 +20$' "$tmp/out"
 has "programs of the same code: one line, their runs and time summed" \
