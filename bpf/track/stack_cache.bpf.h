@@ -113,20 +113,19 @@ static __always_inline void sc_bump(u32 idx)
 
 #ifdef __TARGET_ARCH_x86
 /*
- * The task stack's word at addr, when all of it is on the stack that starts at base
- * (one unsigned compare: below base wraps around). A direct load, not
+ * The task stack's word at addr, when all of it is on [base, top). A direct load, not
  * bpf_probe_read_kernel(): a stack takes one or two words a frame, and the helper's
  * call and fault handling cost more than the rest of the step. The word is read as
  * the u64 field d_name.hash_len of a read-only dentry cast to sit where it lands
  * (as_dentry(): the only type this build casts to), a load the verifier lets through
- * with the kernel's fault fixup. The task's stack is mapped whole, so the load does
- * not fault.
+ * with the kernel's fault fixup. [base, top) is the task's stack, mapped whole, so the
+ * load does not fault.
  */
-static __always_inline bool sc_word(u64 addr, u64 base, u64 *w)
+static __always_inline bool sc_word(u64 addr, u64 base, u64 top, u64 *w)
 {
 	struct dentry *d;
 
-	if (addr - base > PDT_SC_STACK_SIZE - 8)
+	if (addr < base || addr + 8 > top)
 		return false;
 	d = as_dentry((void *)(addr - bpf_core_field_offset(struct dentry, d_name)));
 	*w = d->d_name.hash_len;
@@ -180,17 +179,11 @@ __noinline u64 pdt_sc_graph_ret(u64 p)
 u64 pdt_sc_graph_ret(u64 p);
 #endif
 
-/*
- * The return address at stack slot p as the unwinder takes it: false on a miss. A word
- * equal to expect, the last unwind's return address at this depth (never a trampoline,
- * never 0), needs no further look: most frames of a kernel-made entry's stack.
- */
-static __always_inline bool sc_ret(u64 p, u64 base, u64 expect, u64 *ret)
+/* The return address at stack slot p as the unwinder takes it: false on a miss. */
+static __always_inline bool sc_ret(u64 p, u64 base, u64 top, u64 *ret)
 {
-	if (!sc_word(p, base, ret))
+	if (!sc_word(p, base, top, ret))
 		return false;
-	if (*ret == expect)
-		return true;
 	if (*ret == pdt_sc_graph_tramp)
 		*ret = pdt_sc_graph_ret(p);
 	/* A kretprobe's: the unwinder would look it up; not done here. */
@@ -232,40 +225,28 @@ __noinline u64 pdt_sc_step(u64 ip)
 	return 0;
 }
 
-/* An unwind under way (pdt_sc_walk()'s loop). */
-struct sc_walk {
-	u64 sp, bp; /* after the frame being left */
-	u64 base;   /* the task's stack */
-	u64 ip;	    /* the return address of the frame being left */
-	struct pdt_sc_path *pa;
-	struct pdt_event_full *e;
-	int n; /* frames in e: set where the unwind ends, 0 on a miss */
-	bool kept;
-};
-
 /*
- * Leave the frame of return address c->ip by step p: 1 with the caller's return
- * address in c->ip, 0 where the unwind ends, -1 on a miss. expect: see sc_ret().
+ * Leave the frame of return address ip by step p: 1 with the caller's return address
+ * in *next, 0 where the unwind ends, -1 on a miss. w: the stack pointer and bp after
+ * the frame, and the task's stack.
  */
-static __always_inline int sc_leave(struct sc_walk *c, u64 p, u64 expect)
+static __always_inline int sc_leave(u64 *w, u64 p, u64 *next)
 {
-	u64 cfa, v, sp = c->sp, bp = c->bp;
 	u8 how = SC_HOW(p);
+	u64 cfa, v, sp = w[0], bp = w[1], base = w[2], top = w[3];
 
+	if (how & PDT_SC_END)
+		return 0;
 	cfa = ((how & PDT_SC_CFA_BP) ? bp : sp) + SC_SP_OFF(p);
-	if (how & (PDT_SC_END | PDT_SC_REGS)) {
-		if (how & PDT_SC_END)
-			return 0;
-		/* The end, if these are a user's registers. */
-		return sc_word(cfa + PDT_SC_CS_OFF, c->base, &v) && (v & 3) == 3 ? 0 : -1;
-	}
-	if (cfa <= sp || !sc_ret(cfa - 8, c->base, expect, &c->ip))
+	if (how & PDT_SC_REGS) /* the end, if these are a user's registers */
+		return sc_word(cfa + PDT_SC_CS_OFF, base, top, &v) && (v & 3) == 3 ? 0 : -1;
+	if (cfa <= sp || !sc_ret(cfa - 8, base, top, next))
 		return -1;
-	if ((how & PDT_SC_BP_CFA) && !sc_word(cfa + SC_BP_OFF(p), c->base, &c->bp))
+	if ((how & PDT_SC_BP_CFA) && !sc_word(cfa + SC_BP_OFF(p), base, top, &w[1]))
 		return -1;
-	if ((how & PDT_SC_BP_BP) && !sc_word(bp + SC_BP_OFF(p), c->base, &c->bp))
+	if ((how & PDT_SC_BP_BP) && !sc_word(bp + SC_BP_OFF(p), base, top, &w[1]))
 		return -1;
-	c->sp = cfa;
+	w[0] = cfa;
 	return 1;
 }
 
@@ -328,11 +309,15 @@ static __always_inline u64 sc_path_step(struct pdt_sc_path *pa, u32 i, u64 ip, b
 	return p;
 }
 
-/* The path's return address at depth i, ~0 past its end (see sc_ret()). */
-static __always_inline u64 sc_expect(const struct pdt_sc_path *pa, u32 i)
-{
-	return i < pa->n && i < PDT_STACK_DEPTH ? pa->ret[i] : ~0ull;
-}
+/* An unwind under way (pdt_sc_walk()'s loop). */
+struct sc_walk {
+	u64 w[4]; /* for sc_leave() */
+	u64 ip;	  /* the return address of the frame being left */
+	struct pdt_sc_path *pa;
+	struct pdt_event_full *e;
+	int n; /* frames in e: set where the unwind ends, 0 on a miss */
+	bool kept;
+};
 
 /* Frame i = j + 1 of the unwind; 1 ends the loop. */
 static int sc_walk_frame(u32 j, struct sc_walk *c)
@@ -344,14 +329,13 @@ static int sc_walk_frame(u32 j, struct sc_walk *c)
 	if (i >= PDT_STACK_DEPTH)
 		return 1;
 	c->e->stack[i] = c->ip;
-	if (i == PDT_STACK_DEPTH - 1) { /* the buffer is full: the unwind stops too */
-		c->n = PDT_STACK_DEPTH;
+	c->n = i + 1;
+	if (i == PDT_STACK_DEPTH - 1) /* the buffer is full: the unwind stops too */
 		return 1;
-	}
 	p = sc_path_step(c->pa, i - 1, c->ip, &c->kept);
-	r = p ? sc_leave(c, p, sc_expect(c->pa, i)) : -1;
-	if (r <= 0)
-		c->n = r ? 0 : i + 1;
+	r = p ? sc_leave(c->w, p, &c->ip) : -1;
+	if (r < 0)
+		c->n = 0;
 	return r <= 0;
 }
 
@@ -367,7 +351,10 @@ static int sc_walk_frame(u32 j, struct sc_walk *c)
 __noinline int pdt_sc_walk(u64 ip, u64 sp, u64 bp, struct pdt_event_full *e)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
-	struct sc_walk c = { .sp = sp, .bp = bp, .base = (u64)task->stack, .kept = true };
+	struct sc_walk c = {
+		.w = { sp, bp, (u64)task->stack, (u64)task->stack + PDT_SC_STACK_SIZE },
+		.kept = true,
+	};
 	u32 gen = *(volatile u32 *)&pdt_sc_gen, pk;
 
 	pk = sc_path_slot(ip);
@@ -380,9 +367,9 @@ __noinline int pdt_sc_walk(u64 ip, u64 sp, u64 bp, struct pdt_event_full *e)
 		c.pa->gen = gen;
 	}
 	e->stack[0] = ip;
-	if (!sc_ret(c.sp, c.base, sc_expect(c.pa, 0), &c.ip))
+	if (!sc_ret(c.w[0], c.w[2], c.w[3], &c.ip))
 		return 0;
-	c.sp += 8;
+	c.w[0] += 8;
 	c.e = e;
 	bpf_loop(PDT_STACK_DEPTH - 1, sc_walk_frame, &c, 0);
 	if (c.n && c.kept)
