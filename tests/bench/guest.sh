@@ -94,19 +94,25 @@ prog_name() { # TAG
 		END { if (k > 2) print all[1] "+" k - 1 "_same"; else if (k) print all[1] (k > 1 ? "/" all[2] : "") }' /tmp/bpfsyms
 }
 
-# The tracer's BPF programs, one line each: TAG and the fdinfo fields named.
+# The tracer's BPF programs, one line each: TAG and the fdinfo fields named. (A link's
+# fdinfo names its program's tag too, but it is no program: prog_type says which are.)
 prog_fds() { # FIELD...
 	for fd in /proc/$tpid/fdinfo/*; do
 		awk -v f="$*" 'BEGIN { n = split(f, want, " ") }
 			/^prog_tag:/ { t = $2 } { k = $1; sub(/:$/, "", k); v[k] = $2 }
-			END { if (t == "") exit; o = t; for (i = 1; i <= n; i++) o = o " " v[want[i]] + 0; print o }' $fd 2>/dev/null
+			END { if (t == "" || !("prog_type" in v)) exit
+				o = t; for (i = 1; i <= n; i++) o = o " " v[want[i]] + 0; print o }' $fd 2>/dev/null
 	done
 }
 
 stop_tracer() {
 	[ -n "$tpid" ] || return 0
 	echo "@@M $1 $round $(rss $tpid)"
-	grep ' bpf_prog_' /proc/kallsyms >/tmp/bpfsyms
+	# The programs' names, for round 1's @@VI and --bpf-stats' @@PROG (kallsyms is long
+	# to read under emulation: not in the other rounds).
+	if [ "$round" = 1 ] || [ "$bpfstats" = 1 ]; then
+		grep ' bpf_prog_' /proc/kallsyms >/tmp/bpfsyms
+	fi
 	if [ "$round" = 1 ]; then
 		for fd in /proc/$tpid/fdinfo/*; do
 			awk -v v=$1 '/^map_type/ { t = $2 } /^key_size/ { k = $2 } /^value_size/ { vs = $2 }

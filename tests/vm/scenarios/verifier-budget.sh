@@ -21,10 +21,11 @@ for i in $(seq 1 600); do
 	grep -q 'tracing persistent dentries' /tmp/vb.err && break
 	sleep 0.1
 done
-# "TAG INSNS" for each program descriptor of pdtrace's, and the dispatcher's tag (its
-# kallsyms name is bpf_prog_TAG_pdt_enter), both while it runs.
+# "TAG INSNS" for each program descriptor of pdtrace's (a link's fdinfo names its
+# program's tag too, but has no verified_insns), and the dispatcher's tag (its kallsyms
+# name is bpf_prog_TAG_pdt_enter), both while it runs.
 for f in /proc/$p/fdinfo/*; do
-	awk '/^prog_tag:/ { t = $2 } /^verified_insns:/ { v = $2 } END { if (t != "") print t, v + 0 }' "$f"
+	awk '/^prog_tag:/ { t = $2 } /^verified_insns:/ { v = $2 } END { if (t != "" && v != "") print t, v }' "$f"
 done >/tmp/vb.progs
 disp=$(awk '$3 ~ /^bpf_prog_[0-9a-f]+_pdt_enter$/ { sub(/^bpf_prog_/, "", $3); sub(/_pdt_enter$/, "", $3); print $3; exit }' /proc/kallsyms)
 kill -INT $p
