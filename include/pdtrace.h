@@ -43,7 +43,7 @@ enum pdt_event_type {
 	PDT_EV_WALK_ENTRY,  /* one dentry the walk found (struct pdt_walk_entry) */
 	PDT_EV_MODULE_LOAD, /* a module is about to run its init (struct pdt_module_event) */
 	PDT_EV_MODULE_FREE, /* a module's exit ran, its memory is about to go */
-	PDT_EV_ELIDED, /* counts of user entries kept off the stream (struct pdt_elided_event) */
+	PDT_EV_ELIDED,	    /* counts of entries kept off the stream (struct pdt_elided_event) */
 	PDT_EV_REMOVAL_END, /* a removal's root, elided, discarded: the removal is over */
 	PDT_EV_MAX,
 };
@@ -178,9 +178,10 @@ struct pdt_module_event {
 };
 
 /*
- * Elision: a user-made entry whose life holds nothing a rule looks at (made persistent by
- * a user's create, discarded by a user's unlink or unpinned at umount, nothing in between
- * but renames) never reaches the stream. The BPF side keeps it in a set of its own and
+ * Elision: an entry whose life holds nothing a rule looks at (made persistent by a user's
+ * create, discarded by a user's unlink or unpinned at umount, nothing in between but
+ * renames; or made by the kernel and discarded in a recursive removal) never reaches the
+ * stream. The BPF side keeps it in a set of its own and
  * counts it in its superblock's slot (pdt_slots in the tracker's .bss); the moment it could
  * matter it sends its PERSIST (PDT_F_MATERIALIZED) and it is tracked like any other.
  * The counts reach the books as PDT_EV_ELIDED events: the BPF side sends one before its

@@ -173,7 +173,8 @@ static bool dispatched(const struct pdt_tracker *t, const struct pdt_hook *h, bo
 /*
  * Addresses from kallsyms_lookup_name() in the kernel (bpf/track/resolve.bpf.c), each
  * name with where its address goes: the dispatchers' functions (attaching by name
- * costs each link a pass over kallsyms) and the stack cache's return trampolines.
+ * costs each link a pass over kallsyms), the stack cache's return trampolines and the
+ * bounds of the core kernel's text (kstack.bpf.h).
  */
 static void resolve_names(struct pdt_tracker *t)
 {
@@ -183,7 +184,7 @@ static void resolve_names(struct pdt_tracker *t)
 	__u64 *dst[PDT_RESOLVE_MAX];
 	__u32 i, n = 0;
 
-	for (i = 0; i < pdt_nhooks && n < PDT_RESOLVE_MAX - 2; i++)
+	for (i = 0; i < pdt_nhooks && n < PDT_RESOLVE_MAX - 4; i++)
 		if (dispatched(t, &pdt_hooks[i], false)) {
 			names[n] = pdt_hooks[i].func;
 			dst[n++] = &t->hook_addr[i];
@@ -192,6 +193,11 @@ static void resolve_names(struct pdt_tracker *t)
 	dst[n++] = &t->skel->bss->pdt_sc_graph_tramp;
 	names[n] = "arch_rethook_trampoline";
 	dst[n++] = &t->skel->bss->pdt_sc_rethook_tramp;
+	/* The core kernel's text: a creation stack that leaves it may go with a module. */
+	names[n] = "_stext";
+	dst[n++] = &t->skel->bss->pdt_core_text[0];
+	names[n] = "_etext";
+	dst[n++] = &t->skel->bss->pdt_core_text[1];
 	for (i = 0; i < n; i++) {
 		/* Too long a name stays empty, and is not found. */
 		memset(r->pdt_resolve_names[i], 0, PDT_RESOLVE_NAME_LEN);

@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Elision (see pdtrace.h): the user-made entries kept off the stream, in a set of our
- * own. Churn makes and removes such entries by the ten thousand a second, and no rule
- * can fire on one whose life is a user's create and a user's unlink (or an umount's
- * unpin): its events would only have been counted. Everything else that happens to
- * one (a second persist, a discard with a finding in it, a removal, a kill with its
- * reference eaten, a rename over it, a discard of its parent while it is still there)
- * first sends the PERSIST it was spared, and the rules see the rest as usual.
+ * Elision (see pdtrace.h): the entries kept off the stream, in a set of our own. Churn
+ * makes and removes a user's entries by the ten thousand a second, and no rule can fire
+ * on one whose life is a user's create and a user's unlink (or an umount's unpin): its
+ * events would only have been counted. The kernel's own entries are made and removed
+ * by the hundred at each configfs mkdir or tracefs instance, and no rule fires on one
+ * whose life ends in a removal either (user-entry-removed is about a user's): such an
+ * entry keeps its creation stack in kstack.bpf.h's table. Everything else that happens
+ * to one (a second persist, a discard with a finding in it, a user's entry in a
+ * removal, a kill with its reference eaten, a rename over it, a discard of its parent
+ * while it is still there, the free of a module its stack went through) first sends
+ * the PERSIST it was spared, and the rules see the rest as usual.
  *
  * The set is an open-addressed table of dentry addresses, a bounded probe each: an
  * array map, so every lookup is a few inlined instructions with no lock and no
@@ -17,6 +21,7 @@
 #define PDT_ELIDE_BPF_H
 
 #include "common.bpf.h"
+#include "kstack.bpf.h"
 
 #ifndef PDT_ELIDE_BITS /* -DPDT_ELIDE_BITS=N: another size (make bench --bin) */
 #define PDT_ELIDE_BITS 18
@@ -28,7 +33,8 @@
 /* An elided entry: what its PERSIST would have said that the dentry cannot tell later. */
 struct pdt_elided {
 	unsigned long long dentry; /* 0: free */
-	unsigned int slot;	   /* its superblock's pdt_slots index */
+	unsigned short slot;	   /* its superblock's pdt_slots index */
+	unsigned short kstack;	   /* 0: a user's; else the kernel's, its stack's id */
 	unsigned int pid;
 	char comm[PDT_COMM_LEN];
 };
@@ -116,7 +122,8 @@ static __always_inline struct pdt_elided *elided_find(u64 d, u32 *key)
  * *key: a life whose end went unseen, which the rules must hear of first). One pass
  * over the probe, inlined: every create runs it.
  */
-static __always_inline bool elided_add(u64 d, u32 slot, struct pdt_elided **old, u32 *key)
+static __always_inline bool elided_add(u64 d, u32 slot, u32 kstack, struct pdt_elided **old,
+				       u32 *key)
 {
 	u32 h = elide_hash(d), i, k, fk = 0;
 	struct pdt_elided *m, *free = NULL;
@@ -143,6 +150,7 @@ static __always_inline bool elided_add(u64 d, u32 slot, struct pdt_elided **old,
 		return false;
 	*key = fk;
 	free->slot = slot;
+	free->kstack = kstack;
 	task_ids(&free->pid, free->comm); /* the creator */
 	__sync_fetch_and_add(&pdt_slots[slot & (PDT_SB_SLOTS - 1)].made, 1);
 	__sync_fetch_and_add(&pdt_slots[slot & (PDT_SB_SLOTS - 1)].live, 1);
@@ -183,13 +191,14 @@ __noinline int pdt_send_elided(u32 key)
 	char comm[PDT_COMM_LEN];
 	struct inode *inode;
 	struct dentry *d;
-	u32 slot, pid;
+	u32 slot, pid, ks;
 	u64 a;
 
 	if (!m)
 		return 0;
 	a = m->dentry;
 	slot = m->slot & (PDT_SB_SLOTS - 1);
+	ks = m->kstack;
 	pid = m->pid;
 	__builtin_memcpy(comm, m->comm, sizeof(comm));
 	if (!elided_take(m, a))
@@ -201,7 +210,9 @@ __noinline int pdt_send_elided(u32 key)
 		return 0; /* counted lost: the books are incomplete, the count stays in the slot */
 	__sync_fetch_and_add(&pdt_slots[slot].made, -1);
 	e->h.flags = PDT_F_MATERIALIZED | (e->h.flags & PDT_F_WAS_POSITIVE);
-	e->h.origin = PDT_ORIGIN_USER;
+	e->h.origin = ks ? PDT_ORIGIN_KERNEL : PDT_ORIGIN_USER;
+	if (ks)
+		kstack_fill(ks, e);
 	e->h.pid = pid;
 	__builtin_memcpy(e->h.comm, comm, sizeof(comm));
 	inode = d->d_inode;
@@ -320,6 +331,23 @@ static int sweep_step(u32 i, struct pdt_sweep *s)
 		return 0;
 	pdt_send_elided(i); /* their directories, elided or not, are there too */
 	return 0;
+}
+
+/* Before a module is freed: send the kernel-made entries of marked stacks. */
+static int modular_step(u32 i, void *unused)
+{
+	struct pdt_elided *m = bpf_map_lookup_elem(&elided, &i);
+
+	if (m && m->dentry && m->kstack && kstack_modular(m->kstack))
+		pdt_materialize(i);
+	return 0;
+}
+
+static __always_inline void elided_sweep_modular(void)
+{
+	/* Cleared first: one elided meanwhile sets it again, for the next free. */
+	if (__sync_lock_test_and_set(&pdt_kelided_modular, 0))
+		bpf_loop(PDT_ELIDE_SIZE, modular_step, NULL, 0);
 }
 
 /*

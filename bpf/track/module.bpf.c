@@ -5,6 +5,7 @@
  * a module's text, and reports what is still persistent when that module is freed.
  */
 #include "common.bpf.h"
+#include "elide.bpf.h"
 
 /* mod->mem[type]: the array is indexed by an enum that BTF relocates. */
 static __always_inline void mem_range(struct module *mod, u32 type, u64 *base, u32 *size)
@@ -58,6 +59,7 @@ int BPF_PROG(track_module_free, struct module *mod)
 {
 	PDT_FLOOR_RETURN;
 	__sync_fetch_and_add(&pdt_sc_gen, 1);
+	elided_sweep_modular(); /* their PERSISTs first: the rules name the module from them */
 	emit_module(mod, PDT_EV_MODULE_FREE);
 	return 0;
 }

@@ -28,14 +28,31 @@ static __always_inline u8 origin_of(struct pdt_task_state *t, struct dentry *d)
 }
 
 /*
- * A user's create, made persistent as it should be: nothing for the stream (see
- * elide.bpf.h) unless this is its superblock's first event, which names it.
+ * A create made persistent as it should be, outside removals and umounts: nothing for
+ * the stream (see elide.bpf.h) unless this is its superblock's first event, which
+ * names it. A task without state was never in either. *ks: a kernel-made entry's stack
+ * id, taken into the table here (0 for a user's); false when it finds no room.
  */
 static __always_inline bool may_elide(const struct pdt_task_state *t, u8 origin, bool was,
-				      bool dead)
+				      bool dead, const struct pdt_event_full *s, u32 *ks)
 {
-	return pdt_elide && origin == PDT_ORIGIN_USER && !was && !dead && t && !t->removal_depth &&
-	       !t->umount_depth;
+	*ks = 0;
+	if (!pdt_elide || was || dead || (t && (t->removal_depth || t->umount_depth)))
+		return false;
+	if (origin == PDT_ORIGIN_USER)
+		return t;
+	return s && (*ks = pdt_kstack_keep(s));
+}
+
+/* The dispatcher's own buffer for a stack taken before the event exists. */
+static __always_inline struct pdt_event_full *stack_scratch(struct pt_regs *ctx)
+{
+	u32 zero = 0;
+	struct pdt_event_full *s = bpf_map_lookup_elem(&kscratch, &zero);
+
+	if (s)
+		add_stack(ctx, s);
+	return s;
 }
 
 static __always_inline int on_persist(struct pt_regs *ctx, void *dentry_arg, void *inode_arg)
@@ -45,14 +62,17 @@ static __always_inline int on_persist(struct pt_regs *ctx, void *dentry_arg, voi
 	struct inode *inode = inode_arg, *dir = dentry->d_parent->d_inode;
 	u8 origin = origin_of(t, dentry);
 	bool was = dentry->d_flags & persistent_bit(), dead = dir && (dir->i_flags & PDT_S_DEAD);
+	struct pdt_event_full *e, *s = NULL;
 	struct pdt_elided *m = NULL;
-	struct pdt_event_full *e;
-	u32 slot, key = 0;
+	u32 slot, key = 0, ks;
 	bool first;
 
+	/* A finding now (persist twice, a dead parent) shows this stack whatever the origin. */
+	if (origin != PDT_ORIGIN_USER || pdt_user_stacks || was || dead)
+		s = stack_scratch(ctx);
 	first = first_of_sb((u64)dentry->d_sb, &slot);
-	if (!first && slot != PDT_NO_SLOT && may_elide(t, origin, was, dead)) {
-		if (elided_add((u64)dentry_arg, slot, &m, &key))
+	if (!first && slot != PDT_NO_SLOT && may_elide(t, origin, was, dead, s, &ks)) {
+		if (elided_add((u64)dentry_arg, slot, ks, &m, &key))
 			return 0;
 	} else {
 		m = elided_find((u64)dentry_arg, &key);
@@ -68,9 +88,10 @@ static __always_inline int on_persist(struct pt_regs *ctx, void *dentry_arg, voi
 		e->h.flags |= PDT_F_PARENT_DEAD;
 	if (inode && ((BPF_CORE_READ(inode, i_mode) & 00170000) == 0040000))
 		e->h.flags |= PDT_F_IS_DIR;
-	/* A finding now (persist twice, a dead parent) shows this stack whatever the origin. */
-	if (origin != PDT_ORIGIN_USER || pdt_user_stacks || was || dead)
-		add_stack(ctx, e);
+	if (s) {
+		__builtin_memcpy(e->stack, s->stack, sizeof(e->stack));
+		e->nstack = s->nstack;
+	}
 	submit(e);
 	return 0;
 }
@@ -100,14 +121,14 @@ static __always_inline bool discard_may_find(struct dentry *d, bool user_remove,
  * An elided entry's discard with nothing in it for a rule: a user's unlink or rmdir
  * that finds the persistence reference there, no entries below it, outside umounts and
  * outside removals, but as a removal's own root (a user's rmdir of a configfs group: no
- * rule judges the root, user-entry-removed is about the entries below it). (Persistent
- * it is: the set holds persistent entries only.) a: d's address.
+ * rule judges the root) or as a kernel-made entry in one (user-entry-removed is about a
+ * user's). (Persistent it is: the set holds persistent entries only.) a: d's address.
  */
-static __always_inline bool quiet_discard(struct dentry *d, u64 a, const struct pdt_task_state *t,
-					  bool user_remove)
+static __always_inline bool quiet_discard(struct dentry *d, u64 a, const struct pdt_elided *m,
+					  const struct pdt_task_state *t, bool user_remove)
 {
 	if (d->d_children.first ||
-	    (t && (t->umount_depth || (t->removal_depth && t->removal_root != a))))
+	    (t && (t->umount_depth || (t->removal_depth && t->removal_root != a && !m->kstack))))
 		return false;
 	return !(user_remove && d->d_lockref.count <= 1);
 }
@@ -116,11 +137,11 @@ static __always_inline bool quiet_discard(struct dentry *d, u64 a, const struct 
  * An elided root's quiet discard ends its removal: what user space keeps of the
  * removal (PDT_EV_REMOVAL) goes with it, as it goes with a tracked root's discard.
  */
-static __always_inline void removal_end(struct dentry *d, const struct pdt_task_state *t)
+static __always_inline void removal_end(struct dentry *d, u64 a, const struct pdt_task_state *t)
 {
 	struct pdt_event *b;
 
-	if (!t || !t->removal_depth)
+	if (!t || !t->removal_depth || t->removal_root != a)
 		return;
 	b = emit_small(PDT_EV_REMOVAL_END, d, t);
 	if (b)
@@ -143,9 +164,9 @@ static __always_inline int on_discard(struct pt_regs *ctx, void *dentry_arg)
 	if (dentry->d_flags & persistent_bit()) /* the probe inlined: every unlink runs it */
 		m = elided_probe((u64)dentry_arg, &key);
 	if (m) {
-		if (quiet_discard(dentry, (u64)dentry_arg, t, user_remove)) {
+		if (quiet_discard(dentry, (u64)dentry_arg, m, t, user_remove)) {
 			elided_end(m, (u64)dentry_arg, false);
-			removal_end(dentry, t);
+			removal_end(dentry, (u64)dentry_arg, t);
 			return 0;
 		}
 		pdt_materialize(key);

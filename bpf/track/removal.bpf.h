@@ -21,7 +21,7 @@ static __always_inline int removal_enter(void *ctx, void *root)
 	t->removal_root = (u64)root;
 	e = emit_full(ctx, PDT_EV_REMOVAL, as_dentry(root));
 	if (e)
-		bpf_ringbuf_submit(e, 0);
+		submit(e);
 	return 0;
 }
 

@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The creation stacks of elided kernel-made entries (elide.bpf.h). The kernel makes its
+ * entries again and again by the same calls (a configfs group's default groups, a
+ * tracefs instance's files), so an entry keeps the index of its stack in a table of
+ * distinct stacks, not the stack: the PERSIST it is spared is sent, stack and all, only
+ * if something happens to it. The table only grows (a stack is a list of addresses,
+ * which stays true of that creation whatever is loaded later); when its probe finds no
+ * room, the entry is streamed as before. A stack with a frame outside the core
+ * kernel's text (a module's, a trampoline's) is marked: before a module is freed, the
+ * entries made by such stacks are sent (module.bpf.c), so that outlives-module names
+ * the module from the stack while user space still knows where its code was.
+ */
+#ifndef PDT_KSTACK_BPF_H
+#define PDT_KSTACK_BPF_H
+
+#include "common.bpf.h"
+
+#define PDT_KSTACK_BITS 12
+#define PDT_KSTACKS (1u << PDT_KSTACK_BITS)
+#define PDT_KSTACK_PROBE 4
+
+enum { PDT_KS_FREE, PDT_KS_WRITING, PDT_KS_READY };
+
+struct pdt_kstack {
+	unsigned int state; /* PDT_KS_*: a slot is claimed, written, then published */
+	unsigned int n;	    /* frames */
+	unsigned long long hash;
+	unsigned int modular; /* a frame outside [_stext, _etext) */
+	unsigned int pad;
+	unsigned long long ip[PDT_STACK_DEPTH];
+};
+
+PDT_MAP_DECL struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, PDT_KSTACKS);
+	__type(key, u32);
+	__type(value, struct pdt_kstack);
+} kstacks SEC(".maps");
+
+/* Where a kernel-made entry's stack is taken before it is elided or streamed. */
+PDT_MAP_DECL struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, struct pdt_event_full);
+} kscratch SEC(".maps");
+
+#ifdef PDT_MAPS_OWNER
+__u64 pdt_core_text[2];	   /* _stext, _etext (user space resolves them; 0: unknown) */
+__u32 pdt_kelided_modular; /* an entry of a marked stack may be elided */
+#else
+extern __u64 pdt_core_text[2];
+extern __u32 pdt_kelided_modular;
+#endif
+
+/*
+ * The index + 1 of e's stack in the table, taken in if new; 0 when the table has no
+ * room in its probe (the entry is then streamed). Stacks are told apart by a 64-bit
+ * hash of their addresses and their depth. Global: the dispatcher's one caller.
+ */
+#ifdef PDT_MAPS_OWNER
+__noinline u32 pdt_kstack_keep(const struct pdt_event_full *e)
+{
+	u64 h = 0x9e3779b97f4a7c15ull, lo = pdt_core_text[0], hi = pdt_core_text[1], ip;
+	u32 n, i, k, modular = !lo || hi <= lo;
+	struct pdt_kstack *s;
+
+	if (!e)
+		return 0;
+	n = e->nstack;
+	if (n < 1 || n > PDT_STACK_DEPTH)
+		return 0;
+	for (i = 0; i < PDT_STACK_DEPTH && i < n; i++) {
+		ip = e->stack[i];
+		h = (h ^ ip) * 0xbf58476d1ce4e5b9ull;
+		h ^= h >> 31;
+		if (ip - lo >= hi - lo)
+			modular = 1;
+	}
+	h = (h ^ n) | 1;
+	for (i = 0; i < PDT_KSTACK_PROBE; i++) {
+		k = ((u32)h + i) & (PDT_KSTACKS - 1);
+		s = bpf_map_lookup_elem(&kstacks, &k);
+		if (!s)
+			return 0;
+		if (s->state == PDT_KS_READY) {
+			if (s->hash != h || s->n != n)
+				continue;
+		} else if (s->state != PDT_KS_FREE ||
+			   __sync_val_compare_and_swap(&s->state, PDT_KS_FREE, PDT_KS_WRITING)) {
+			continue; /* another CPU's, being written */
+		} else {
+			__builtin_memcpy(s->ip, e->stack, sizeof(s->ip));
+			s->hash = h;
+			s->n = n;
+			s->modular = modular;
+			__sync_fetch_and_add(&s->state, 1); /* READY, after the rest */
+		}
+		if (s->modular)
+			pdt_kelided_modular = 1;
+		return k + 1;
+	}
+	return 0;
+}
+#else
+u32 pdt_kstack_keep(const struct pdt_event_full *e);
+#endif
+
+/* Stack id's frames into e (a materialized PERSIST). */
+static __always_inline void kstack_fill(u32 id, struct pdt_event_full *e)
+{
+	u32 k = id - 1;
+	struct pdt_kstack *s = bpf_map_lookup_elem(&kstacks, &k);
+
+	if (!s || s->state != PDT_KS_READY || s->n > PDT_STACK_DEPTH)
+		return;
+	__builtin_memcpy(e->stack, s->ip, sizeof(e->stack));
+	e->nstack = s->n;
+}
+
+/* Is stack id marked (see above)? */
+static __always_inline bool kstack_modular(u32 id)
+{
+	u32 k = id - 1;
+	struct pdt_kstack *s = bpf_map_lookup_elem(&kstacks, &k);
+
+	return !s || s->modular;
+}
+
+#endif
