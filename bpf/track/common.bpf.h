@@ -47,6 +47,8 @@ struct pdt_task_state {
 	unsigned long long removal_root;    /* outermost recursive removal */
 	unsigned int removal_depth;
 	unsigned int umount_depth;
+	unsigned int removal_kstack; /* its PDT_EV_REMOVAL not sent yet: its stack's id */
+	unsigned int pad;
 };
 
 /*

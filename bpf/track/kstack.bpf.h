@@ -107,7 +107,21 @@ __noinline u32 pdt_kstack_keep(const struct pdt_event_full *e)
 u32 pdt_kstack_keep(const struct pdt_event_full *e);
 #endif
 
-/* Stack id's frames into e (a materialized PERSIST). */
+/*
+ * The stack of the hooked function's caller, taken before its event exists (the
+ * dispatcher's: kscratch is its own, and it does not nest on a CPU).
+ */
+static __always_inline struct pdt_event_full *stack_scratch(void *ctx)
+{
+	u32 zero = 0;
+	struct pdt_event_full *s = bpf_map_lookup_elem(&kscratch, &zero);
+
+	if (s)
+		add_stack(ctx, s);
+	return s;
+}
+
+/* Stack id's frames into e (a materialized PERSIST, a removal's late start). */
 static __always_inline void kstack_fill(u32 id, struct pdt_event_full *e)
 {
 	u32 k = id - 1;

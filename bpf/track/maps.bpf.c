@@ -3,5 +3,6 @@
 #define PDT_MAPS_OWNER
 #include "common.bpf.h"
 #include "elide.bpf.h"
+#include "removal.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";

@@ -8,6 +8,7 @@
 
 #include "common.bpf.h"
 #include "elide.bpf.h"
+#include "removal.bpf.h"
 
 /* User origin: d_make_persistent() on the very dentry the task's create hook saw. */
 static __always_inline u8 origin_of(struct pdt_task_state *t, struct dentry *d)
@@ -42,17 +43,6 @@ static __always_inline bool may_elide(const struct pdt_task_state *t, u8 origin,
 	if (origin == PDT_ORIGIN_USER)
 		return t;
 	return s && (*ks = pdt_kstack_keep(s));
-}
-
-/* The dispatcher's own buffer for a stack taken before the event exists. */
-static __always_inline struct pdt_event_full *stack_scratch(struct pt_regs *ctx)
-{
-	u32 zero = 0;
-	struct pdt_event_full *s = bpf_map_lookup_elem(&kscratch, &zero);
-
-	if (s)
-		add_stack(ctx, s);
-	return s;
 }
 
 static __always_inline int on_persist(struct pt_regs *ctx, void *dentry_arg, void *inode_arg)
@@ -103,7 +93,8 @@ static __always_inline int on_persist(struct pt_regs *ctx, void *dentry_arg, voi
  * (orphaned). Everything else is a plain unlink, rmdir or an entry of a recursive
  * removal: a brief event, the header alone (user space has the path in its books).
  * A user entry destroyed by a removal (user-entry-removed) is one user space knows,
- * and its finding shows the stack of the removal's start (PDT_EV_REMOVAL): one unwind
+ * and its finding shows the stack of the removal's start (PDT_EV_REMOVAL, sent by
+ * removal_flush() before the first discard in it that is streamed): one unwind
  * per removal, not one per entry. The header read again says the same or more: the
  * rules judge by it.
  */
@@ -141,7 +132,8 @@ static __always_inline void removal_end(struct dentry *d, u64 a, const struct pd
 {
 	struct pdt_event *b;
 
-	if (!t || !t->removal_depth || t->removal_root != a)
+	/* Not for a removal whose start was never sent (removal.bpf.h). */
+	if (!t || !t->removal_depth || t->removal_root != a || t->removal_kstack)
 		return;
 	b = emit_small(PDT_EV_REMOVAL_END, d, t);
 	if (b)
@@ -175,6 +167,9 @@ static __always_inline int on_discard(struct pt_regs *ctx, void *dentry_arg)
 	find = discard_may_find(dentry, user_remove, materialize_kids(dentry));
 	/* A superblock's first event carries its names: a full one. */
 	first = first_of_sb((u64)dentry->d_sb, &slot);
+	if (t && t->removal_root != (u64)dentry_arg)
+		removal_flush(
+		    t); /* a user's entry in it may be destroyed: the rules need its start */
 	if (!find && !first) {
 		h = emit_small(PDT_EV_DISCARD, dentry, t);
 	} else {
