@@ -333,13 +333,20 @@ static int sweep_step(u32 i, struct pdt_sweep *s)
 	return 0;
 }
 
-/* Before a module is freed: send the kernel-made entries of marked stacks. */
+/*
+ * Before a module is freed: send the kernel-made entries of marked stacks. The
+ * tracepoint's program can be preempted, and a path is built in the per-CPU scratch
+ * buffer: preemption is off while one is sent.
+ */
 static int modular_step(u32 i, void *unused)
 {
 	struct pdt_elided *m = bpf_map_lookup_elem(&elided, &i);
 
-	if (m && m->dentry && m->kstack && kstack_modular(m->kstack))
+	if (m && m->dentry && m->kstack && kstack_modular(m->kstack)) {
+		bpf_preempt_disable();
 		pdt_materialize(i);
+		bpf_preempt_enable();
+	}
 	return 0;
 }
 
