@@ -97,8 +97,8 @@ __noinline u32 pdt_kstack_keep(const struct pdt_event_full *e)
 			s->modular = modular;
 			__sync_fetch_and_add(&s->state, 1); /* READY, after the rest */
 		}
-		if (s->modular)
-			pdt_kelided_modular = 1;
+		if (s->modular && !*(volatile __u32 *)&pdt_kelided_modular)
+			pdt_kelided_modular = 1; /* read first: every CPU shares its line */
 		return k + 1;
 	}
 	return 0;
@@ -119,6 +119,15 @@ static __always_inline struct pdt_event_full *stack_scratch(void *ctx)
 	if (s)
 		add_stack(ctx, s);
 	return s;
+}
+
+/* The stack stack_scratch() took (s, may be NULL) into e, the event it belongs to. */
+static __always_inline void stack_copy(struct pdt_event_full *e, const struct pdt_event_full *s)
+{
+	if (!s)
+		return;
+	__builtin_memcpy(e->stack, s->stack, sizeof(e->stack));
+	e->nstack = s->nstack;
 }
 
 /* Stack id's frames into e (a materialized PERSIST, a removal's late start). */

@@ -78,10 +78,7 @@ static __always_inline int on_persist(struct pt_regs *ctx, void *dentry_arg, voi
 		e->h.flags |= PDT_F_PARENT_DEAD;
 	if (inode && ((BPF_CORE_READ(inode, i_mode) & 00170000) == 0040000))
 		e->h.flags |= PDT_F_IS_DIR;
-	if (s) {
-		__builtin_memcpy(e->stack, s->stack, sizeof(e->stack));
-		e->nstack = s->nstack;
-	}
+	stack_copy(e, s);
 	submit(e);
 	return 0;
 }
@@ -167,9 +164,8 @@ static __always_inline int on_discard(struct pt_regs *ctx, void *dentry_arg)
 	find = discard_may_find(dentry, user_remove, materialize_kids(dentry));
 	/* A superblock's first event carries its names: a full one. */
 	first = first_of_sb((u64)dentry->d_sb, &slot);
-	if (t && t->removal_root != (u64)dentry_arg)
-		removal_flush(
-		    t); /* a user's entry in it may be destroyed: the rules need its start */
+	/* A user's entry in a removal may be destroyed: the rules need its start. */
+	removal_flush(t, (u64)dentry_arg);
 	if (!find && !first) {
 		h = emit_small(PDT_EV_DISCARD, dentry, t);
 	} else {

@@ -32,14 +32,10 @@ static __always_inline int removal_enter(void *ctx, void *root)
 	s = stack_scratch(ctx);
 	if (pdt_elide && s && (t->removal_kstack = pdt_kstack_keep(s)))
 		return 0;
-	e = reserve_full(PDT_EV_REMOVAL, as_dentry(root));
+	e = emit_full_nostack(PDT_EV_REMOVAL, as_dentry(root));
 	if (!e)
 		return 0;
-	fill_path(as_dentry(root), e->path);
-	if (s) {
-		__builtin_memcpy(e->stack, s->stack, sizeof(e->stack));
-		e->nstack = s->nstack;
-	}
+	stack_copy(e, s);
 	submit(e);
 	return 0;
 }
@@ -72,9 +68,10 @@ __noinline int pdt_removal_flush(struct pdt_task_state *t)
 int pdt_removal_flush(struct pdt_task_state *t);
 #endif
 
-static __always_inline void removal_flush(struct pdt_task_state *t)
+/* Before the discard of a: a removal's root ends it, and needs no start. */
+static __always_inline void removal_flush(struct pdt_task_state *t, u64 a)
 {
-	if (t && t->removal_kstack)
+	if (t && t->removal_kstack && t->removal_root != a)
 		pdt_removal_flush(t);
 }
 
