@@ -47,8 +47,10 @@ struct pdt_task_state {
 	unsigned long long removal_root;    /* outermost recursive removal */
 	unsigned int removal_depth;
 	unsigned int umount_depth;
-	unsigned int removal_kstack; /* its PDT_EV_REMOVAL not sent yet: its stack's id */
+	unsigned int removal_kstack; /* its PDT_EV_REMOVAL not sent yet: its stack's id, or lazy */
 	unsigned int pad;
+	/* Or, with PDT_KSTACK_LAZY there: its entry registers (ip, sp, bp), unwound then. */
+	unsigned long long removal_regs[3];
 };
 
 /*

@@ -71,9 +71,10 @@ SEC("kprobe.multi")
 int pdt_enter(struct pt_regs *ctx)
 {
 	void *a1 = (void *)PT_REGS_PARM1(ctx), *a2 = (void *)PT_REGS_PARM2(ctx);
+	u64 hook;
 
 #ifdef PDT_STREAM_FLOOR
-	u64 hook = hook_id(ctx);
+	hook = hook_id(ctx);
 
 	if (hook == PDT_HK_PERSIST || hook == PDT_HK_DISCARD)
 		return stream_floor(a1);
@@ -82,7 +83,8 @@ int pdt_enter(struct pt_regs *ctx)
 	return stack_floor(ctx, hook_id(ctx), a1, a2);
 #endif
 	PDT_FLOOR_RETURN; /* the empty-programs floor: not even the hook's id */
-	switch (hook_id(ctx)) {
+	hook = hook_id(ctx);
+	switch (hook) {
 	case PDT_HK_PERSIST:
 		return on_persist(ctx, a1, a2);
 	case PDT_HK_DISCARD:
@@ -96,9 +98,8 @@ int pdt_enter(struct pt_regs *ctx)
 	case PDT_HK_RENAME:
 		return mark_rename(a2, PT_REGS_PARM5(ctx));
 	case PDT_HK_REMOVAL:
-		return removal_enter(ctx, a1);
-	case PDT_HK_REMOVAL_ARG2:
-		return removal_enter(ctx, a2);
+	case PDT_HK_REMOVAL_ARG2: /* one place: the verifier checks it once */
+		return removal_enter(ctx, hook == PDT_HK_REMOVAL ? a1 : a2);
 	case PDT_HK_UMOUNT:
 		return umount_enter();
 	case PDT_HK_SHUTDOWN:

@@ -165,7 +165,7 @@ static __always_inline int on_discard(struct pt_regs *ctx, void *dentry_arg)
 	/* A superblock's first event carries its names: a full one. */
 	first = first_of_sb((u64)dentry->d_sb, &slot);
 	/* A user's entry in a removal may be destroyed: the rules need its start. */
-	removal_flush(t, (u64)dentry_arg);
+	removal_flush(ctx, t, (u64)dentry_arg);
 	if (!find && !first) {
 		h = emit_small(PDT_EV_DISCARD, dentry, t);
 	} else {

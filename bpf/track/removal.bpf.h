@@ -15,11 +15,44 @@
  * The outermost removal says where it starts: a user's entry it destroys names its root
  * by path and shows this stack. Most removals destroy nothing that is streamed (a
  * configfs group's default groups, a tracefs instance: the kernel's, elided, and a
- * root that is the user's, elided too): the stack is taken now, into the table of
- * stacks, and PDT_EV_REMOVAL is sent only before the first discard in it that is
- * streamed (removal_flush()). Without elision (trace -v), or without room in the table,
- * it is sent at once.
+ * root that is the user's, elided too): PDT_EV_REMOVAL is sent only before the first
+ * discard in it that is streamed (removal_flush()), and its stack is taken only then
+ * where the stack cache unwinds (removal_defer()), else now, into the table of stacks.
+ * Without elision (trace -v), or without room in the table, it is sent at once.
  */
+#define PDT_KSTACK_LAZY 0xffffffffu /* t->removal_kstack: unwind from t->removal_regs */
+
+/*
+ * Keep the entry registers, to unwind from when the start is sent: until the removal
+ * returns, the frames of its callers stay as they are, and a walk from these
+ * registers reads what one from its entry would.
+ */
+static __always_inline bool removal_defer(void *ctx, struct pdt_task_state *t)
+{
+#ifdef PDT_SC_ON
+	if (!sc_on())
+		return false;
+	t->removal_regs[0] = PT_REGS_IP((struct pt_regs *)ctx);
+	t->removal_regs[1] = PT_REGS_SP((struct pt_regs *)ctx);
+	t->removal_regs[2] = PT_REGS_FP((struct pt_regs *)ctx);
+	t->removal_kstack = PDT_KSTACK_LAZY;
+	return true;
+#else
+	return false;
+#endif
+}
+
+/* A deferred start's stack, into s (no stack where the cache does not walk). */
+static __always_inline void removal_unwind(void *ctx, const struct pdt_task_state *t,
+					   struct pdt_event_full *s)
+{
+#ifdef PDT_SC_ON
+	sc_fill_above(ctx, t->removal_regs, s);
+#else
+	s->nstack = 0;
+#endif
+}
+
 static __always_inline int removal_enter(void *ctx, void *root)
 {
 	struct pdt_task_state *t = task_state(true);
@@ -29,6 +62,8 @@ static __always_inline int removal_enter(void *ctx, void *root)
 		return 0;
 	t->removal_root = (u64)root;
 	t->removal_kstack = 0;
+	if (pdt_elide && removal_defer(ctx, t))
+		return 0;
 	s = stack_scratch(ctx);
 	if (pdt_elide && s && (t->removal_kstack = pdt_kstack_keep(s)))
 		return 0;
@@ -41,39 +76,60 @@ static __always_inline int removal_enter(void *ctx, void *root)
 }
 
 /*
- * A discard inside the removal is about to be streamed: the removal's start goes first,
- * as it would have at its entry (its root is still there, with the same path). Global:
- * checked once, not on each of the discard's paths.
+ * Send a removal's start, before a discard inside it that is streamed: as it would have
+ * gone at its entry (its root is still there, with the same path), with stack s (a
+ * deferred one's) or table entry ks. Global, as the next: each is checked once.
  */
 #ifdef PDT_MAPS_OWNER
-__noinline int pdt_removal_flush(struct pdt_task_state *t)
+__noinline int pdt_removal_send(struct pdt_task_state *t, u32 ks, const struct pdt_event_full *s)
 {
-	struct pdt_event_full *e;
 	struct dentry *root;
-	u32 ks;
+	struct pdt_event_full *e;
 
-	if (!t || !t->removal_depth || !(ks = t->removal_kstack))
+	if (!t)
 		return 0;
-	t->removal_kstack = 0;
 	root = as_dentry((void *)t->removal_root);
 	e = reserve_full_t(PDT_EV_REMOVAL, root, t);
 	if (!e)
 		return 0;
 	fill_path(root, e->path);
-	kstack_fill(ks, e);
+	if (ks == PDT_KSTACK_LAZY)
+		stack_copy(e, s);
+	else
+		kstack_fill(ks, e);
 	submit(e);
 	return 0;
 }
 #else
-int pdt_removal_flush(struct pdt_task_state *t);
+int pdt_removal_send(struct pdt_task_state *t, u32 ks, const struct pdt_event_full *s);
 #endif
 
+/*
+ * The removal's start is still to be sent: a deferred stack is walked now, into the
+ * dispatcher's scratch (on_discard() takes none there). The dispatcher's alone (ctx:
+ * its registers).
+ */
+#ifdef PDT_KPROBE_CTX
+__noinline int pdt_removal_flush(struct pt_regs *ctx, struct pdt_task_state *t)
+{
+	struct pdt_event_full *s = NULL;
+	u32 ks, zero = 0;
+
+	if (!t || !t->removal_depth || !(ks = t->removal_kstack))
+		return 0;
+	t->removal_kstack = 0;
+	if (ks == PDT_KSTACK_LAZY && (s = bpf_map_lookup_elem(&kscratch, &zero)))
+		removal_unwind(ctx, t, s);
+	return pdt_removal_send(t, ks, s);
+}
+
 /* Before the discard of a: a removal's root ends it, and needs no start. */
-static __always_inline void removal_flush(struct pdt_task_state *t, u64 a)
+static __always_inline void removal_flush(struct pt_regs *ctx, struct pdt_task_state *t, u64 a)
 {
 	if (t && t->removal_kstack && t->removal_root != a)
-		pdt_removal_flush(t);
+		pdt_removal_flush(ctx, t);
 }
+#endif
 
 static __always_inline int removal_exit(void)
 {

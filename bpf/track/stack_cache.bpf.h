@@ -412,8 +412,61 @@ __noinline bool pdt_sc_same(const struct pdt_scratch *s, long n, const struct pd
 	bpf_loop(PDT_STACK_DEPTH, sc_cmp_frame, &c, 0);
 	return !c.differ;
 }
+
+/*
+ * Is e, the stack of a function still below the one the kernel unwound into s (n
+ * bytes), the end of that unwind? e's frames after its first (the function itself) are
+ * the kernel's from the first frame that is e's second on, to the end of either
+ * (the kernel's is deeper by the frames above the function, and may be cut short).
+ */
+struct sc_tail {
+	const u64 *u;
+	const struct pdt_event_full *e;
+	u32 m; /* frames in u */
+	u32 j; /* u's index of e's second frame */
+	bool differ;
+};
+
+static int sc_tail_find(u32 j, struct sc_tail *c)
+{
+	if (j >= PDT_STACK_DEPTH || j >= c->m)
+		return 1;
+	c->j = j;
+	return c->u[j] == c->e->stack[1];
+}
+
+/* e's frame i + 1 against u's c->j + i. */
+static int sc_tail_frame(u32 i, struct sc_tail *c)
+{
+	u32 j = c->j + i;
+
+	if (i + 1 >= PDT_STACK_DEPTH || i + 1 >= c->e->nstack || j >= PDT_STACK_DEPTH || j >= c->m)
+		return 1;
+	c->differ = c->u[j] != c->e->stack[i + 1];
+	return c->differ;
+}
+
+__noinline bool pdt_sc_tail(const struct pdt_scratch *s, long n, const struct pdt_event_full *e)
+{
+	struct sc_tail c = { .e = e, .j = PDT_STACK_DEPTH };
+	u32 k;
+
+	if (!s || !e || n <= 0 || n > (long)(PDT_STACK_DEPTH * sizeof(u64)) || e->nstack < 2 ||
+	    e->nstack > PDT_STACK_DEPTH)
+		return false;
+	c.u = (const u64 *)s->buf;
+	c.m = n / sizeof(u64);
+	bpf_loop(PDT_STACK_DEPTH, sc_tail_find, &c, 0);
+	if (c.j >= c.m || c.u[c.j & (PDT_STACK_DEPTH - 1)] != e->stack[1])
+		return false;
+	bpf_loop(PDT_STACK_DEPTH, sc_tail_frame, &c, 0);
+	k = e->nstack;
+	/* Both end together, unless one was cut short at the buffer's end. */
+	return !c.differ && (c.j + k - 1 == c.m || c.m == PDT_STACK_DEPTH || k == PDT_STACK_DEPTH);
+}
 #else
 bool pdt_sc_same(const struct pdt_scratch *s, long n, const struct pdt_event_full *e);
+bool pdt_sc_tail(const struct pdt_scratch *s, long n, const struct pdt_event_full *e);
 #endif
 
 #ifdef PDT_KPROBE_CTX
@@ -470,6 +523,51 @@ static __always_inline bool sc_fill(struct pt_regs *ctx, struct pdt_event_full *
 		return true;
 	}
 	sc_bump(PDT_SC_WRONG);
+	return false;
+}
+
+/* The stack the walk from entry registers r (ip, sp, bp) gives, into e: true on a hit. */
+static __always_inline bool sc_walk_regs(const u64 *r, struct pdt_event_full *e)
+{
+	int n = pdt_sc_walk(r[0], r[1], r[2], e);
+
+	e->nstack = n >= 2 && n <= PDT_STACK_DEPTH ? n : 0;
+	return e->nstack;
+}
+
+/*
+ * The stack of a function this one was called under (a removal's, whose start is sent
+ * from a discard inside it), from that function's entry registers r, into e: false
+ * when there is none to give. Until it returns, the frames of its callers stay as they
+ * are, and a walk from r reads what one at its entry would. A miss has the kernel
+ * unwind this stack, which goes through those frames, and walks again with the steps
+ * it kept; the check compares the walk with the end of the kernel's unwind.
+ */
+static __always_inline bool sc_fill_above(struct pt_regs *ctx, const u64 *r,
+					  struct pdt_event_full *e)
+{
+	u32 zero = 0;
+	struct pdt_scratch *s = bpf_map_lookup_elem(&scratch, &zero);
+	long n;
+
+	e->nstack = 0;
+	if (!s)
+		return false;
+	if (!sc_walk_regs(r, e)) {
+		sc_bump(PDT_SC_MISS);
+		sc_kernel_unwind(ctx, s->buf, PDT_STACK_DEPTH * sizeof(u64));
+		if (!sc_walk_regs(r, e))
+			return false;
+	}
+	if (__sync_fetch_and_add(&pdt_sc_stats[PDT_SC_HIT], 1) % (pdt_sc_check_every ?: 1))
+		return true;
+	n = bpf_get_stack(ctx, s->buf, PDT_STACK_DEPTH * sizeof(u64), 0);
+	if (pdt_sc_tail(s, n, e)) {
+		sc_bump(PDT_SC_CONFIRMED);
+		return true;
+	}
+	sc_bump(PDT_SC_WRONG);
+	e->nstack = 0;
 	return false;
 }
 

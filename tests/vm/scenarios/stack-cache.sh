@@ -7,7 +7,11 @@
 # them equals the kernel's unwind, and check's verdict is unchanged. Without the cache
 # (PDTRACE_NO_STACK_CACHE=1) -v says so, and the verdict is the same. (pdt-fsop cycle:
 # one task's mkdirs and rmdirs, each at another random offset of its kernel stack.)
-# Under the function graph tracer (on configfs_mkdir and vfs_mkdir), the same.
+# A tracefs instance made before pdtrace starts is removed with it running: its files
+# are streamed, and the removal's start with them, whose stack is walked from the
+# removal's entry registers when that start is sent, and checked against the end of
+# the kernel's unwind from there. Under the function graph tracer (on configfs_mkdir
+# and vfs_mkdir), the same.
 # timeout: 300
 # modules: nvmet nvme-loop
 # kmods: pdt_faultfs
@@ -22,14 +26,17 @@ grep -qs ' /sys/kernel/tracing ' /proc/self/mountinfo || mount -t tracefs none /
 grep -qs ' /sys/kernel/debug ' /proc/self/mountinfo || mount -t debugfs none /sys/kernel/debug
 s=/sys/kernel/config/nvmet/subsystems/nqn.2024-01.org.pdtrace:sc
 ti=/sys/kernel/tracing/instances/pdt-sc
+old=/sys/kernel/tracing/instances/pdt-sc-old
 ko=/lib/modules/pdt_faultfs.ko
 mkdir -p /mnt/scf
 wl="for i in \$(seq 20); do mkdir $s && rmdir $s || exit 1; done
 pdt-fsop cycle $s 20 || exit 1
 for i in 1 2 3; do mkdir $ti && rmdir $ti || exit 1; done
+rmdir $old || exit 1
 for i in 1 2 3; do rmmod pdt_faultfs && insmod $ko || exit 1; done
 for i in 1 2 3 4 5; do mount -t pdtfaultfs pdtfaultfs /mnt/scf && umount /mnt/scf || exit 1; done"
 
+mkdir $old
 PDTRACE_STACK_CACHE_VERIFY=1 $PDTRACE -v check -- sh -c "$wl" >/tmp/sc.out 2>&1
 expect_eq "$?" 0 "check exit status, every cached stack verified"
 grep -E '^pdtrace: (stack cache|warning)|^summary|^command' /tmp/sc.out
@@ -44,6 +51,7 @@ expect_eq "$checked" "$hits" "every stack from the cache checked against the ker
 expect_no_grep 'differed from the kernel' /tmp/sc.out "no cached stack differed"
 expect_grep '^summary: 0 leak, 0 imbalance, 0 illegal-removal$' /tmp/sc.out "no findings"
 
+mkdir $old
 PDTRACE_NO_STACK_CACHE=1 $PDTRACE -v check -- sh -c "$wl" >/tmp/nc.out 2>&1
 expect_eq "$?" 0 "check exit status without the cache"
 expect_grep '^pdtrace: stack cache off: the kernel unwinds every stack$' /tmp/nc.out "-v: the cache is off"
@@ -54,7 +62,8 @@ expect_grep '^summary: 0 leak, 0 imbalance, 0 illegal-removal$' /tmp/nc.out "no 
 T=/sys/kernel/tracing
 echo 'configfs_mkdir vfs_mkdir' >$T/set_ftrace_filter
 echo function_graph >$T/current_tracer
-PDTRACE_STACK_CACHE_VERIFY=1 $PDTRACE -v check -- sh -c "for i in \$(seq 20); do mkdir $s && rmdir $s || exit 1; done" >/tmp/fg.out 2>&1
+mkdir $old
+PDTRACE_STACK_CACHE_VERIFY=1 $PDTRACE -v check -- sh -c "for i in \$(seq 20); do mkdir $s && rmdir $s || exit 1; done; rmdir $old" >/tmp/fg.out 2>&1
 rc=$?
 graphed=$(grep -c 'configfs_mkdir' $T/trace)
 echo nop >$T/current_tracer
@@ -63,7 +72,8 @@ expect_eq "$rc" 0 "check exit status under the function graph tracer"
 [ "$graphed" -ge 20 ] && pass "the graph tracer traced configfs_mkdir ($graphed lines)" ||
 	fail "the graph tracer traced configfs_mkdir $graphed times"
 cache_counts /tmp/fg.out
-[ "$hits" -ge 60 ] && pass "$hits stacks from the cache through the graph tracer's frames" ||
+# Three default groups a cycle, each with its stack; the first cycle's may be the kernel's.
+[ "$hits" -ge 57 ] && pass "$hits stacks from the cache through the graph tracer's frames" ||
 	fail "only $hits stacks from the cache under the graph tracer"
 expect_eq "$checked" "$hits" "every one checked against the kernel's unwind"
 expect_no_grep 'differed from the kernel' /tmp/fg.out "none differed under the graph tracer"
