@@ -54,10 +54,19 @@ extern __u64 pdt_core_text[2];
 extern __u32 pdt_kelided_modular;
 #endif
 
+/* A kept stack's entry was elided: a marked one's must be sent before a module goes. */
+static __always_inline u32 kstack_used(struct pdt_kstack *s, u32 k)
+{
+	if (s->modular && !*(volatile __u32 *)&pdt_kelided_modular)
+		pdt_kelided_modular = 1; /* read first: every CPU shares its line */
+	return k + 1;
+}
+
 /*
  * The index + 1 of e's stack in the table, taken in if new; 0 when the table has no
  * room in its probe (the entry is then streamed). Stacks are told apart by a 64-bit
- * hash of their addresses and their depth. Global: the dispatcher's one caller.
+ * hash of their addresses and their depth; a stack the stack cache's memo gave
+ * (stack_cache.bpf.h) has its id kept there. Global: the dispatcher's one caller.
  */
 #ifdef PDT_MAPS_OWNER
 __noinline u32 pdt_kstack_keep(const struct pdt_event_full *e)
@@ -71,6 +80,13 @@ __noinline u32 pdt_kstack_keep(const struct pdt_event_full *e)
 	n = e->nstack;
 	if (n < 1 || n > PDT_STACK_DEPTH)
 		return 0;
+	k = sc_memo_kstack(e);
+	if (k) {
+		k = (k - 1) & (PDT_KSTACKS - 1);
+		s = bpf_map_lookup_elem(&kstacks, &k);
+		if (s && s->state == PDT_KS_READY)
+			return kstack_used(s, k);
+	}
 	for (i = 0; i < PDT_STACK_DEPTH && i < n; i++) {
 		ip = e->stack[i];
 		h = (h ^ ip) * 0xbf58476d1ce4e5b9ull;
@@ -97,9 +113,8 @@ __noinline u32 pdt_kstack_keep(const struct pdt_event_full *e)
 			s->modular = modular;
 			__sync_fetch_and_add(&s->state, 1); /* READY, after the rest */
 		}
-		if (s->modular && !*(volatile __u32 *)&pdt_kelided_modular)
-			pdt_kelided_modular = 1; /* read first: every CPU shares its line */
-		return k + 1;
+		sc_memo_kstack_keep(e, k + 1);
+		return kstack_used(s, k);
 	}
 	return 0;
 }

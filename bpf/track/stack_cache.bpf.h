@@ -224,31 +224,9 @@ __noinline u64 pdt_sc_step(u64 ip)
 	}
 	return 0;
 }
-
-/*
- * Leave the frame of return address ip by step p: 1 with the caller's return address
- * in *next, 0 where the unwind ends, -1 on a miss. w: the stack pointer and bp after
- * the frame, and the task's stack.
- */
-static __always_inline int sc_leave(u64 *w, u64 p, u64 *next)
-{
-	u8 how = SC_HOW(p);
-	u64 cfa, v, sp = w[0], bp = w[1], base = w[2], top = w[3];
-
-	if (how & PDT_SC_END)
-		return 0;
-	cfa = ((how & PDT_SC_CFA_BP) ? bp : sp) + SC_SP_OFF(p);
-	if (how & PDT_SC_REGS) /* the end, if these are a user's registers */
-		return sc_word(cfa + PDT_SC_CS_OFF, base, top, &v) && (v & 3) == 3 ? 0 : -1;
-	if (cfa <= sp || !sc_ret(cfa - 8, base, top, next))
-		return -1;
-	if ((how & PDT_SC_BP_CFA) && !sc_word(cfa + SC_BP_OFF(p), base, top, &w[1]))
-		return -1;
-	if ((how & PDT_SC_BP_BP) && !sc_word(bp + SC_BP_OFF(p), base, top, &w[1]))
-		return -1;
-	w[0] = cfa;
-	return 1;
-}
+#else
+u64 pdt_sc_step(u64 ip);
+#endif
 
 /*
  * The path: each CPU keeps the return addresses of its last unwind from each of a few
@@ -261,8 +239,19 @@ static __always_inline int sc_leave(u64 *w, u64 p, u64 *next)
  * ever, wherever the stack lies (the kernel moves it by a random offset at each system
  * call). The path follows each unwind: from the first frame that differs it is
  * rewritten.
+ *
+ * The path also keeps the words its last unwind read (the memo): where they were and
+ * what they held. An unwind is a function of its registers, the words it reads and
+ * the steps (the path's, in its gen): from the same registers on the same task stack,
+ * where every one of those words holds what it held, it reads the same words and
+ * gives the same stack. Checking the words costs a load and a compare each, where
+ * leaving a frame costs a few of both and its bounds: a loop that makes several
+ * entries from one frame (a configfs group's default groups) unwinds the first only.
+ * An unwind that met a trampoline's return address (the shadow stack is not a word
+ * it keeps) leaves no memo.
  */
 #define PDT_SC_PATHS PDT_HOOK_IPS /* per CPU, one per hooked function */
+#define PDT_SC_READS 64		  /* words a memo keeps: a frame reads one or two */
 
 struct pdt_sc_path {
 	u64 ip;	 /* the hooked function's */
@@ -270,6 +259,25 @@ struct pdt_sc_path {
 	u32 n;	 /* frames kept after the first */
 	u64 ret[PDT_STACK_DEPTH];
 	u64 step[PDT_STACK_DEPTH]; /* ret[i]'s, as pdt_sc_step() gives it */
+	/* The memo: the last unwind's registers, task stack, frames and words read. */
+	u64 m_sp, m_bp, m_base;
+	u64 m_last;   /* its frame PDT_STACK_DEPTH - 1, which ret[] does not keep */
+	u32 m_frames; /* 0: no memo */
+	u32 m_reads;
+	u32 m_kstack; /* its stack's id in kstack.bpf.h's table, 0: not known */
+	u32 m_fresh;  /* the last stack taken here is the memo's (for m_kstack) */
+	/*
+	 * The unwind under way, here and not in its loop's state, which the verifier
+	 * would follow value by value: words kept, a trampoline met, where bp is from
+	 * (SC_BP_*: the word it was loaded from is kept only when bp is used), and
+	 * whether the registers' bp was used (it is then one of the inputs).
+	 */
+	u32 w_reads, w_tramp, w_bp_from, w_bp_used;
+	u64 w_bp_addr, w_bp_val;
+	u32 m_bp_used;
+	u32 pad;
+	u64 m_addr[PDT_SC_READS];
+	u64 m_val[PDT_SC_READS];
 };
 
 PDT_MAP_DECL struct {
@@ -292,6 +300,45 @@ static __always_inline u32 sc_path_slot(u64 ip)
 	return (u32)((ip * 0x9e3779b97f4a7c15ull) >> 60) & (PDT_SC_PATHS - 1);
 }
 
+/* This CPU's path of hooked function ip. */
+static __always_inline struct pdt_sc_path *sc_path(u64 ip)
+{
+	u32 k = sc_path_slot(ip);
+
+	return bpf_map_lookup_elem(&sc_paths, &k);
+}
+
+/*
+ * The path that gave e, when e is its memo's stack (the last taken from that function
+ * on this CPU): kstack.bpf.h keeps the stack's id there (sc_memo_kstack_keep()), and
+ * finds it again without hashing the stack (sc_memo_kstack()).
+ */
+static __always_inline struct pdt_sc_path *sc_memo_of(const struct pdt_event_full *e)
+{
+	struct pdt_sc_path *pa = sc_path(e->stack[0]);
+
+	if (pa && pa->m_fresh && pa->ip == e->stack[0] && pa->m_frames == e->nstack)
+		return pa;
+	return NULL;
+}
+
+static __always_inline u32 sc_memo_kstack(const struct pdt_event_full *e)
+{
+	struct pdt_sc_path *pa = sc_memo_of(e);
+
+	return pa ? pa->m_kstack : 0;
+}
+
+static __always_inline void sc_memo_kstack_keep(const struct pdt_event_full *e, u32 id)
+{
+	struct pdt_sc_path *pa = sc_memo_of(e);
+
+	if (pa)
+		pa->m_kstack = id;
+}
+
+#ifdef PDT_MAPS_OWNER
+
 /* ip's step at depth i: the path's when it has ip there, else looked up and kept. */
 static __always_inline u64 sc_path_step(struct pdt_sc_path *pa, u32 i, u64 ip, bool *kept)
 {
@@ -309,15 +356,115 @@ static __always_inline u64 sc_path_step(struct pdt_sc_path *pa, u32 i, u64 ip, b
 	return p;
 }
 
+/* Where an unwind is (scalars only: a global function may write them). */
+struct sc_regs {
+	u64 w[4]; /* the stack pointer and bp after the frame, the task's stack */
+	u64 ip;	  /* the return address of the frame being left */
+};
+
 /* An unwind under way (pdt_sc_walk()'s loop). */
 struct sc_walk {
-	u64 w[4]; /* for sc_leave() */
-	u64 ip;	  /* the return address of the frame being left */
+	struct sc_regs r;
 	struct pdt_sc_path *pa;
 	struct pdt_event_full *e;
 	int n; /* frames in e: set where the unwind ends, 0 on a miss */
 	bool kept;
 };
+
+/* Keep word v at addr in the memo of the unwind under way. */
+static __always_inline void sc_rec(struct pdt_sc_path *pa, u64 addr, u64 v)
+{
+	u32 k = pa->w_reads;
+
+	if (k < PDT_SC_READS) {
+		pa->m_addr[k] = addr;
+		pa->m_val[k] = v;
+	}
+	pa->w_reads = k + 1;
+}
+
+/* The word at addr (sc_word()), kept in the memo of pa, the unwind's path. */
+static __always_inline bool sc_read(struct sc_regs *c, struct pdt_sc_path *pa, u64 addr, u64 *v)
+{
+	if (!sc_word(addr, c->w[2], c->w[3], v))
+		return false;
+	sc_rec(pa, addr, *v);
+	return true;
+}
+
+/*
+ * bp is an input where a step uses it, not where it is loaded: a frame that saves bp
+ * saves whatever its caller had there (on a kernel without frame pointers, any value),
+ * and the next load replaces it unused.
+ */
+#define SC_BP_REGS 0	/* the registers' */
+#define SC_BP_PENDING 1 /* loaded from w_bp_addr, not used yet */
+#define SC_BP_KEPT 2	/* loaded, used, its word kept */
+
+static __always_inline void sc_bp_use(struct pdt_sc_path *pa)
+{
+	if (pa->w_bp_from == SC_BP_PENDING) {
+		sc_rec(pa, pa->w_bp_addr, pa->w_bp_val);
+		pa->w_bp_from = SC_BP_KEPT;
+	} else if (pa->w_bp_from == SC_BP_REGS) {
+		pa->w_bp_used = 1;
+	}
+}
+
+/* Load bp from the word at addr. */
+static __always_inline bool sc_bp_load(struct sc_regs *c, struct pdt_sc_path *pa, u64 addr)
+{
+	if (!sc_word(addr, c->w[2], c->w[3], &c->w[1]))
+		return false;
+	pa->w_bp_from = SC_BP_PENDING;
+	pa->w_bp_addr = addr;
+	pa->w_bp_val = c->w[1];
+	return true;
+}
+
+/* The return address at stack slot p as the unwinder takes it (sc_ret()), kept. */
+static __always_inline bool sc_read_ret(struct sc_regs *c, struct pdt_sc_path *pa, u64 p, u64 *ret)
+{
+	if (!sc_read(c, pa, p, ret))
+		return false;
+	if (*ret == pdt_sc_graph_tramp) {
+		pa->w_tramp = 1;
+		*ret = pdt_sc_graph_ret(p);
+	}
+	return *ret && *ret != pdt_sc_rethook_tramp;
+}
+
+/*
+ * Leave the frame of return address c->ip by step p: 1 with the caller's return
+ * address in c->ip, 0 where the unwind ends, -1 on a miss. pa: the unwind's path
+ * (c->pa, which a global function cannot follow). Global: the verifier checks it
+ * once, where inlined in the loop's callback it checked it at each of its passes.
+ */
+__noinline int pdt_sc_leave(struct sc_regs *c, struct pdt_sc_path *pa, u64 p)
+{
+	u8 how = SC_HOW(p);
+	u64 cfa, v, sp, bp;
+
+	if (!c || !pa)
+		return -1;
+	sp = c->w[0];
+	bp = c->w[1];
+	if (how & PDT_SC_END)
+		return 0;
+	if (how & (PDT_SC_CFA_BP | PDT_SC_BP_BP))
+		sc_bp_use(pa);
+	cfa = ((how & PDT_SC_CFA_BP) ? bp : sp) + SC_SP_OFF(p);
+	if (how & PDT_SC_REGS) /* the end, if these are a user's registers */
+		return sc_read(c, pa, cfa + PDT_SC_CS_OFF, &v) && (v & 3) == 3 ? 0 : -1;
+	if (cfa <= sp || !sc_read_ret(c, pa, cfa - 8, &c->ip))
+		return -1;
+	if ((how & PDT_SC_BP_CFA) && !sc_bp_load(c, pa, cfa + SC_BP_OFF(p)))
+		return -1;
+	if ((how & PDT_SC_BP_BP) && !sc_bp_load(c, pa, bp + SC_BP_OFF(p)))
+		return -1;
+	c->w[0] = cfa;
+	return 1;
+}
 
 /* Frame i = j + 1 of the unwind; 1 ends the loop. */
 static int sc_walk_frame(u32 j, struct sc_walk *c)
@@ -328,15 +475,50 @@ static int sc_walk_frame(u32 j, struct sc_walk *c)
 
 	if (i >= PDT_STACK_DEPTH)
 		return 1;
-	c->e->stack[i] = c->ip;
+	c->e->stack[i] = c->r.ip;
 	c->n = i + 1;
 	if (i == PDT_STACK_DEPTH - 1) /* the buffer is full: the unwind stops too */
 		return 1;
-	p = sc_path_step(c->pa, i - 1, c->ip, &c->kept);
-	r = p ? sc_leave(c->w, p, &c->ip) : -1;
+	p = sc_path_step(c->pa, i - 1, c->r.ip, &c->kept);
+	r = p ? pdt_sc_leave(&c->r, c->pa, p) : -1;
 	if (r < 0)
 		c->n = 0;
 	return r <= 0;
+}
+
+/* A memo's word i still what it was; 1 ends the loop (c->n: 0 when one differs). */
+static int sc_memo_word(u32 i, struct sc_walk *c)
+{
+	u64 v;
+
+	if (i >= PDT_SC_READS || i >= c->pa->m_reads)
+		return 1;
+	if (sc_word(c->pa->m_addr[i], c->r.w[2], c->r.w[3], &v) && v == c->pa->m_val[i])
+		return 0;
+	c->n = 0;
+	return 1;
+}
+
+/* The memo's stack into e when the unwind from (ip, sp, bp) is its own: its frames, or 0. */
+static __always_inline int sc_memo(struct sc_walk *c, u64 ip, u64 sp, u64 bp)
+{
+	struct pdt_sc_path *pa = c->pa;
+	struct pdt_event_full *e = c->e;
+	int n = pa->m_frames;
+
+	if (n < 2 || n > PDT_STACK_DEPTH || pa->m_sp != sp || (pa->m_bp_used && pa->m_bp != bp) ||
+	    pa->m_base != c->r.w[2])
+		return 0;
+	c->n = n;
+	bpf_loop(PDT_SC_READS, sc_memo_word, c, 0);
+	if (!c->n)
+		return 0;
+	e->stack[0] = ip;
+	__builtin_memcpy(&e->stack[1], pa->ret, sizeof(e->stack) - sizeof(e->stack[0]));
+	e->stack[PDT_STACK_DEPTH - 1] = pa->m_last;
+	pa->m_fresh = 1;
+	sc_bump(PDT_SC_SAME);
+	return n;
 }
 
 /*
@@ -352,33 +534,69 @@ __noinline int pdt_sc_walk(u64 ip, u64 sp, u64 bp, struct pdt_event_full *e)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct sc_walk c = {
-		.w = { sp, bp, (u64)task->stack, (u64)task->stack + PDT_SC_STACK_SIZE },
+		.r.w = { sp, bp, (u64)task->stack, (u64)task->stack + PDT_SC_STACK_SIZE },
 		.kept = true,
+		.e = e,
 	};
-	u32 gen = *(volatile u32 *)&pdt_sc_gen, pk;
+	u32 gen = *(volatile u32 *)&pdt_sc_gen;
+	int n;
 
-	pk = sc_path_slot(ip);
-	c.pa = bpf_map_lookup_elem(&sc_paths, &pk);
+	c.pa = sc_path(ip);
 	if (!e || !c.pa)
 		return 0;
 	if (c.pa->ip != ip || c.pa->gen != gen) {
 		c.pa->n = 0;
+		c.pa->m_frames = 0;
 		c.pa->ip = ip;
 		c.pa->gen = gen;
 	}
+	n = sc_memo(&c, ip, sp, bp);
+	if (n) {
+		sc_bump(PDT_SC_PATH);
+		return n;
+	}
+	c.pa->m_frames = 0; /* rewritten below */
+	c.pa->m_fresh = 0;
+	c.pa->m_kstack = 0;
+	c.pa->w_reads = 0;
+	c.pa->w_tramp = 0;
+	c.pa->w_bp_from = SC_BP_REGS;
+	c.pa->w_bp_used = 0;
 	e->stack[0] = ip;
-	if (!sc_ret(c.w[0], c.w[2], c.w[3], &c.ip))
+	if (!sc_read_ret(&c.r, c.pa, c.r.w[0], &c.r.ip))
 		return 0;
-	c.w[0] += 8;
-	c.e = e;
+	c.r.w[0] += 8;
 	bpf_loop(PDT_STACK_DEPTH - 1, sc_walk_frame, &c, 0);
 	if (c.n && c.kept)
 		sc_bump(PDT_SC_PATH);
+	if (c.n >= 2 && c.n <= PDT_STACK_DEPTH && !c.pa->w_tramp && c.pa->w_reads <= PDT_SC_READS) {
+		c.pa->m_sp = sp;
+		c.pa->m_bp = bp;
+		c.pa->m_bp_used = c.pa->w_bp_used;
+		c.pa->m_base = c.r.w[2];
+		c.pa->m_last = e->stack[PDT_STACK_DEPTH - 1];
+		c.pa->m_reads = c.pa->w_reads;
+		c.pa->m_frames = c.n;
+		c.pa->m_fresh = 1;
+	}
 	return c.n;
 }
+
+/* A stack from the path of ip was wrong: its memo goes (a bug here, PDT_SC_WRONG). */
+__noinline int pdt_sc_forget(u64 ip)
+{
+	struct pdt_sc_path *pa = sc_path(ip);
+
+	if (pa) {
+		pa->m_frames = 0;
+		pa->m_fresh = 0;
+		pa->m_kstack = 0;
+	}
+	return 0;
+}
 #else
-u64 pdt_sc_step(u64 ip);
 int pdt_sc_walk(u64 ip, u64 sp, u64 bp, struct pdt_event_full *e);
+int pdt_sc_forget(u64 ip);
 #endif
 
 /*
@@ -523,6 +741,7 @@ static __always_inline bool sc_fill(struct pt_regs *ctx, struct pdt_event_full *
 		return true;
 	}
 	sc_bump(PDT_SC_WRONG);
+	pdt_sc_forget(PT_REGS_IP(ctx));
 	return false;
 }
 
@@ -567,6 +786,7 @@ static __always_inline bool sc_fill_above(struct pt_regs *ctx, const u64 *r,
 		return true;
 	}
 	sc_bump(PDT_SC_WRONG);
+	pdt_sc_forget(r[0]);
 	e->nstack = 0;
 	return false;
 }
@@ -588,6 +808,17 @@ static __always_inline bool sc_on(void)
 }
 #endif /* PDT_KPROBE_CTX */
 #endif /* __TARGET_ARCH_x86 */
+
+#ifndef __TARGET_ARCH_x86
+static __always_inline u32 sc_memo_kstack(const struct pdt_event_full *e)
+{
+	return 0;
+}
+
+static __always_inline void sc_memo_kstack_keep(const struct pdt_event_full *e, u32 id)
+{
+}
+#endif
 
 #ifndef PDT_SC_ON
 /* No cache here (another arch, or not a kprobe's registers): the kernel unwinds. */

@@ -10,16 +10,18 @@
 # A tracefs instance made before pdtrace starts is removed with it running: its files
 # are streamed, and the removal's start with them, whose stack is walked from the
 # removal's entry registers when that start is sent, and checked against the end of
-# the kernel's unwind from there. Under the function graph tracer (on configfs_mkdir
-# and vfs_mkdir), the same.
+# the kernel's unwind from there. Stacks taken again from the same registers within
+# one call (a configfs group's default groups) come from the memo of the last unwind,
+# checked like the others. Under the function graph tracer (on configfs_mkdir and
+# vfs_mkdir), the same.
 # timeout: 300
 # modules: nvmet nvme-loop
 # kmods: pdt_faultfs
 . /lib.sh
-# hits checked kept unwound: what -v's line in $1 says of the cache.
+# hits checked kept unwound same: what -v's line in $1 says of the cache.
 cache_counts() {
-	set -- $(sed -n 's/^pdtrace: stack cache: \([0-9]*\) stacks from kept ORC entries (\([0-9]*\) checked .*, \([0-9]*\) by a recent unwind.s steps), \([0-9]*\) unwound by the kernel.*/\1 \2 \3 \4/p' "$1")
-	hits=${1:-0} checked=${2:--1} kept=${3:-0} unwound=${4:-0}
+	set -- $(sed -n 's/^pdtrace: stack cache: \([0-9]*\) stacks from kept ORC entries (\([0-9]*\) checked .*, \([0-9]*\) by a recent unwind.s steps), \([0-9]*\) unwound by the kernel.*; \([0-9]*\) stacks were the last from the same registers$/\1 \2 \3 \4 \5/p' "$1")
+	hits=${1:-0} checked=${2:--1} kept=${3:-0} unwound=${4:-0} same=${5:-0}
 }
 grep -qs ' /sys/kernel/config ' /proc/self/mountinfo || mount -t configfs none /sys/kernel/config
 grep -qs ' /sys/kernel/tracing ' /proc/self/mountinfo || mount -t tracefs none /sys/kernel/tracing
@@ -46,6 +48,10 @@ cache_counts /tmp/sc.out
 [ "$kept" -ge 30 ] && [ "$kept" -lt "$hits" ] && pass "$kept of them by a recent unwind's steps" ||
 	fail "$kept of $hits stacks by a recent unwind's steps"
 expect_eq "$checked" "$hits" "every stack from the cache checked against the kernel's unwind"
+# A configfs group's three default groups are made from one frame: the second and third
+# stacks are the first's, their words read again (the memo), and checked as all are.
+[ "$same" -ge 40 ] && [ "$same" -lt "$hits" ] && pass "$same of them the last from the same registers" ||
+	fail "$same of $hits stacks the last from the same registers"
 [ "$hits" -gt "$unwound" ] && pass "more stacks from the cache than unwound ($unwound)" ||
 	fail "$unwound stacks unwound by the kernel, $hits from the cache"
 expect_no_grep 'differed from the kernel' /tmp/sc.out "no cached stack differed"
