@@ -251,7 +251,7 @@ u64 pdt_sc_step(u64 ip);
  * it keeps) leaves no memo.
  */
 #define PDT_SC_PATHS PDT_HOOK_IPS /* per CPU, one per hooked function */
-#define PDT_SC_READS 64		  /* words a memo keeps: a frame reads one or two */
+#define PDT_SC_READS 32		  /* words a memo keeps (a frame reads one or two) */
 
 struct pdt_sc_path {
 	u64 ip;	 /* the hooked function's */
@@ -289,9 +289,11 @@ PDT_MAP_DECL struct {
 
 /*
  * The path of hooked function ip: its place in the table of hooked functions, so that
- * no two share one; by a hash of ip before that table is written.
+ * no two share one; by a hash of ip before that table is written. Global: the table's
+ * search, unrolled, is checked once, not at each of the paths' users.
  */
-static __always_inline u32 sc_path_slot(u64 ip)
+#ifdef PDT_MAPS_OWNER
+__noinline u32 pdt_sc_path_slot(u64 ip)
 {
 	u32 i = hook_slot(ip);
 
@@ -299,11 +301,14 @@ static __always_inline u32 sc_path_slot(u64 ip)
 		return i;
 	return (u32)((ip * 0x9e3779b97f4a7c15ull) >> 60) & (PDT_SC_PATHS - 1);
 }
+#else
+u32 pdt_sc_path_slot(u64 ip);
+#endif
 
 /* This CPU's path of hooked function ip. */
 static __always_inline struct pdt_sc_path *sc_path(u64 ip)
 {
-	u32 k = sc_path_slot(ip);
+	u32 k = pdt_sc_path_slot(ip) & (PDT_SC_PATHS - 1);
 
 	return bpf_map_lookup_elem(&sc_paths, &k);
 }
@@ -486,17 +491,26 @@ static int sc_walk_frame(u32 j, struct sc_walk *c)
 	return r <= 0;
 }
 
-/* A memo's word i still what it was; 1 ends the loop (c->n: 0 when one differs). */
-static int sc_memo_word(u32 i, struct sc_walk *c)
+/*
+ * Does every word pa's memo kept still hold what it held? A plain loop in a global
+ * function: the verifier walks its turns once, and each costs a load and a compare,
+ * not a callback's call and state.
+ */
+__noinline bool pdt_sc_memo_same(const struct pdt_sc_path *pa, const struct sc_regs *r)
 {
+	u32 i, m;
 	u64 v;
 
-	if (i >= PDT_SC_READS || i >= c->pa->m_reads)
-		return 1;
-	if (sc_word(c->pa->m_addr[i], c->r.w[2], c->r.w[3], &v) && v == c->pa->m_val[i])
-		return 0;
-	c->n = 0;
-	return 1;
+	if (!pa || !r)
+		return false;
+	m = pa->m_reads;
+	for (i = 0; i < PDT_SC_READS; i++) {
+		if (i >= m)
+			return true;
+		if (!sc_word(pa->m_addr[i], r->w[2], r->w[3], &v) || v != pa->m_val[i])
+			return false;
+	}
+	return true;
 }
 
 /* The memo's stack into e when the unwind from (ip, sp, bp) is its own: its frames, or 0. */
@@ -509,9 +523,7 @@ static __always_inline int sc_memo(struct sc_walk *c, u64 ip, u64 sp, u64 bp)
 	if (n < 2 || n > PDT_STACK_DEPTH || pa->m_sp != sp || (pa->m_bp_used && pa->m_bp != bp) ||
 	    pa->m_base != c->r.w[2])
 		return 0;
-	c->n = n;
-	bpf_loop(PDT_SC_READS, sc_memo_word, c, 0);
-	if (!c->n)
+	if (!pdt_sc_memo_same(pa, &c->r))
 		return 0;
 	e->stack[0] = ip;
 	__builtin_memcpy(&e->stack[1], pa->ret, sizeof(e->stack) - sizeof(e->stack[0]));
