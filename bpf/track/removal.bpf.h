@@ -42,17 +42,6 @@ static __always_inline bool removal_defer(void *ctx, struct pdt_task_state *t)
 #endif
 }
 
-/* A deferred start's stack, into s (no stack where the cache does not walk). */
-static __always_inline void removal_unwind(void *ctx, const struct pdt_task_state *t,
-					   struct pdt_event_full *s)
-{
-#ifdef PDT_SC_ON
-	sc_fill_above(ctx, t->removal_regs, s);
-#else
-	s->nstack = 0;
-#endif
-}
-
 static __always_inline int removal_enter(void *ctx, void *root)
 {
 	struct pdt_task_state *t = task_state(true);
@@ -78,7 +67,7 @@ static __always_inline int removal_enter(void *ctx, void *root)
 /*
  * Send a removal's start, before a discard inside it that is streamed: as it would have
  * gone at its entry (its root is still there, with the same path), with stack s (a
- * deferred one's) or table entry ks. Global, as the next: each is checked once.
+ * deferred one's) or table entry ks. Global: checked once, not on each of the discard's paths.
  */
 #ifdef PDT_MAPS_OWNER
 __noinline int pdt_removal_send(struct pdt_task_state *t, u32 ks, const struct pdt_event_full *s)
@@ -104,12 +93,12 @@ __noinline int pdt_removal_send(struct pdt_task_state *t, u32 ks, const struct p
 int pdt_removal_send(struct pdt_task_state *t, u32 ks, const struct pdt_event_full *s);
 #endif
 
+#ifdef PDT_SC_ON
 /*
  * The removal's start is still to be sent: a deferred stack is walked now, into the
- * dispatcher's scratch (on_discard() takes none there). The dispatcher's alone (ctx:
- * its registers).
+ * dispatcher's scratch (on_discard() takes none there). The dispatcher's alone, on
+ * x86-64 (ctx: its registers, struct pt_regs there).
  */
-#ifdef PDT_KPROBE_CTX
 __noinline int pdt_removal_flush(struct pt_regs *ctx, struct pdt_task_state *t)
 {
 	struct pdt_event_full *s = NULL;
@@ -119,15 +108,25 @@ __noinline int pdt_removal_flush(struct pt_regs *ctx, struct pdt_task_state *t)
 		return 0;
 	t->removal_kstack = 0;
 	if (ks == PDT_KSTACK_LAZY && (s = bpf_map_lookup_elem(&kscratch, &zero)))
-		removal_unwind(ctx, t, s);
+		sc_fill_above(ctx, t->removal_regs, s);
 	return pdt_removal_send(t, ks, s);
 }
+#endif
 
+#ifdef PDT_KPROBE_CTX
 /* Before the discard of a: a removal's root ends it, and needs no start. */
 static __always_inline void removal_flush(struct pt_regs *ctx, struct pdt_task_state *t, u64 a)
 {
-	if (t && t->removal_kstack && t->removal_root != a)
-		pdt_removal_flush(ctx, t);
+	u32 ks;
+
+	if (!t || !(ks = t->removal_kstack) || t->removal_root == a)
+		return;
+#ifdef PDT_SC_ON
+	pdt_removal_flush(ctx, t);
+#else
+	t->removal_kstack = 0; /* never deferred here: its stack is in the table */
+	pdt_removal_send(t, ks, NULL);
+#endif
 }
 #endif
 
