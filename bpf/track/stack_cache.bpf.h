@@ -702,15 +702,13 @@ bool pdt_sc_tail(const struct pdt_scratch *s, long n, const struct pdt_event_ful
 #ifdef PDT_KPROBE_CTX
 #define PDT_SC_ON 1
 
-/* The unwind bpf_get_stack() would give, into e: true when every frame had its step. */
-static __always_inline bool sc_unwind(struct pt_regs *ctx, struct pdt_event_full *e)
+/* The stack the walk from entry registers r (ip, sp, bp) gives, into e: true on a hit. */
+static __always_inline bool sc_walk_regs(const u64 *r, struct pdt_event_full *e)
 {
-	int n = pdt_sc_walk(PT_REGS_IP(ctx), PT_REGS_SP(ctx), PT_REGS_FP(ctx), e);
+	int n = pdt_sc_walk(r[0], r[1], r[2], e);
 
-	if (n < 2 || n > PDT_STACK_DEPTH)
-		return false;
-	e->nstack = n;
-	return true;
+	e->nstack = n >= 2 && n <= PDT_STACK_DEPTH ? n : 0;
+	return e->nstack;
 }
 
 /* The kernel's unwind into buf (size bytes), its ORC lookups kept (see above). */
@@ -728,19 +726,18 @@ static __always_inline long sc_kernel_unwind(void *ctx, void *buf, u32 size)
 }
 
 /*
- * Fill e's stack from the kept steps: true when it did. One stack in
- * pdt_sc_check_every (the first among them) is unwound by the kernel too and compared.
+ * A stack e from the cache is counted, and one in pdt_sc_check_every (the first among
+ * them) is unwound by the kernel too and compared: whole when e was walked from ctx's
+ * own registers, as the end of the kernel's unwind when from a caller's (tail). False
+ * when they differ (a bug here): the memo of ip's path goes.
  */
-static __always_inline bool sc_fill(struct pt_regs *ctx, struct pdt_event_full *e)
+static __always_inline bool sc_checked(struct pt_regs *ctx, struct pdt_event_full *e, u64 ip,
+				       bool tail)
 {
 	struct pdt_scratch *s;
 	u32 zero = 0;
 	long n;
 
-	if (!sc_unwind(ctx, e)) {
-		sc_bump(PDT_SC_MISS);
-		return false;
-	}
 	if (__sync_fetch_and_add(&pdt_sc_stats[PDT_SC_HIT], 1) % (pdt_sc_check_every ?: 1))
 		return true;
 	/* The per-CPU scratch: preemption is off in a kprobe.multi program. */
@@ -748,22 +745,25 @@ static __always_inline bool sc_fill(struct pt_regs *ctx, struct pdt_event_full *
 	if (!s)
 		return true;
 	n = bpf_get_stack(ctx, s->buf, PDT_STACK_DEPTH * sizeof(u64), 0);
-	if (pdt_sc_same(s, n, e)) {
+	if (tail ? pdt_sc_tail(s, n, e) : pdt_sc_same(s, n, e)) {
 		sc_bump(PDT_SC_CONFIRMED);
 		return true;
 	}
 	sc_bump(PDT_SC_WRONG);
-	pdt_sc_forget(PT_REGS_IP(ctx));
+	pdt_sc_forget(ip);
 	return false;
 }
 
-/* The stack the walk from entry registers r (ip, sp, bp) gives, into e: true on a hit. */
-static __always_inline bool sc_walk_regs(const u64 *r, struct pdt_event_full *e)
+/* Fill e's stack from the kept steps: true when it did (and its check agreed). */
+static __always_inline bool sc_fill(struct pt_regs *ctx, struct pdt_event_full *e)
 {
-	int n = pdt_sc_walk(r[0], r[1], r[2], e);
+	u64 r[3] = { PT_REGS_IP(ctx), PT_REGS_SP(ctx), PT_REGS_FP(ctx) };
 
-	e->nstack = n >= 2 && n <= PDT_STACK_DEPTH ? n : 0;
-	return e->nstack;
+	if (!sc_walk_regs(r, e)) {
+		sc_bump(PDT_SC_MISS);
+		return false;
+	}
+	return sc_checked(ctx, e, r[0], false);
 }
 
 /*
@@ -778,27 +778,19 @@ static __always_inline bool sc_fill_above(struct pt_regs *ctx, const u64 *r,
 					  struct pdt_event_full *e)
 {
 	u32 zero = 0;
-	struct pdt_scratch *s = bpf_map_lookup_elem(&scratch, &zero);
-	long n;
+	struct pdt_scratch *s;
 
-	e->nstack = 0;
-	if (!s)
-		return false;
 	if (!sc_walk_regs(r, e)) {
 		sc_bump(PDT_SC_MISS);
+		s = bpf_map_lookup_elem(&scratch, &zero);
+		if (!s)
+			return false;
 		sc_kernel_unwind(ctx, s->buf, PDT_STACK_DEPTH * sizeof(u64));
 		if (!sc_walk_regs(r, e))
 			return false;
 	}
-	if (__sync_fetch_and_add(&pdt_sc_stats[PDT_SC_HIT], 1) % (pdt_sc_check_every ?: 1))
+	if (sc_checked(ctx, e, r[0], true))
 		return true;
-	n = bpf_get_stack(ctx, s->buf, PDT_STACK_DEPTH * sizeof(u64), 0);
-	if (pdt_sc_tail(s, n, e)) {
-		sc_bump(PDT_SC_CONFIRMED);
-		return true;
-	}
-	sc_bump(PDT_SC_WRONG);
-	pdt_sc_forget(r[0]);
 	e->nstack = 0;
 	return false;
 }
