@@ -472,7 +472,7 @@ static void stack_cache_report(const struct pdt_tracker *t)
 		    "pdtrace: stack cache: %llu stacks from kept ORC entries (%llu checked "
 		    "against the kernel's unwind, %llu by a recent unwind's steps), %llu unwound "
 		    "by the kernel; %llu entries kept, %llu without room; %llu stacks were the "
-		    "last from the same registers\n",
+		    "last unwind's again\n",
 		    c[PDT_SC_HIT], c[PDT_SC_CONFIRMED] + c[PDT_SC_WRONG], c[PDT_SC_PATH],
 		    c[PDT_SC_MISS], c[PDT_SC_LEARNED], c[PDT_SC_FULL], c[PDT_SC_SAME]);
 	if (c[PDT_SC_WRONG])

@@ -249,7 +249,26 @@ u64 pdt_sc_step(u64 ip);
  * entries from one frame (a configfs group's default groups) unwinds the first only.
  * An unwind that met a trampoline's return address (the shadow stack is not a word
  * it keeps) leaves no memo.
+ *
+ * The memo holds across system calls too, where the kernel moves the frames below
+ * do_syscall_64's by a random offset d and leaves the rest (its frame, the user's
+ * registers) where they were. The unwind does the same arithmetic wherever it starts,
+ * so the memo keeps, for each word, whether its place moves with the start's stack
+ * pointer (kept as an offset from it) or not: the stack pointer moves, a CFA moves as
+ * the register it came from. bp, from the registers or loaded, is taken as moving when
+ * it points below the stack's top PDT_SC_FIXED bytes: a choice, not a claim, since the
+ * check asks such a value to have moved by d exactly, and any other to be unchanged.
+ * A memo from stack pointer sp then serves an unwind from sp + d when every kept word,
+ * at its place for d, holds its value (plus d where taken as moving); when the
+ * comparison of the first fixed CFA with the moved stack pointer below it holds for d
+ * (a moved CFA over a fixed stack pointer leaves no memo); and when the words loaded
+ * into bp and never used, which the walk reads too, are on the stack. That is all the
+ * walk from sp + d would check, so it gives the same stack; one in pdt_sc_check_every
+ * is compared with the kernel's as ever. A frame the offset left in the top bytes is
+ * taken as fixed, and its memo serves no other call: that call unwinds.
  */
+#define PDT_SC_FIXED 256 /* x86-64: the user's registers, do_syscall_64's return and bp */
+#define SC_D_MAX 0x7fffffffffffffffll
 #define PDT_SC_PATHS PDT_HOOK_IPS /* per CPU, one per hooked function */
 #define PDT_SC_READS 32		  /* words a memo keeps (a frame reads one or two) */
 
@@ -268,16 +287,32 @@ struct pdt_sc_path {
 	u32 m_fresh;  /* the last stack taken here is the memo's (for m_kstack) */
 	/*
 	 * The unwind under way, here and not in its loop's state, which the verifier
-	 * would follow value by value: words kept, a trampoline met, where bp is from
-	 * (SC_BP_*: the word it was loaded from is kept only when bp is used), and
-	 * whether the registers' bp was used (it is then one of the inputs).
+	 * would follow value by value: words kept, no memo to leave (a trampoline met,
+	 * or see pdt_sc_leave()), where bp is from (SC_BP_*: the word it was loaded from
+	 * is kept only when bp is used), and whether the registers' bp was used (it is
+	 * then one of the inputs).
 	 */
-	u32 w_reads, w_tramp, w_bp_from, w_bp_used;
-	u64 w_bp_addr, w_bp_val;
+	u32 w_reads, w_no_memo, w_bp_from, w_bp_used;
+	u32 w_bp_slot; /* the memo's word bp was loaded from, and what it held */
+	u64 w_bp_val;
 	u32 m_bp_used;
-	u32 pad;
+	/*
+	 * Moving with the start (see above): the stack pointer, bp, the registers' bp.
+	 * The moves the comparison of a fixed CFA with a moved sp allows (d < m_dhi).
+	 */
+	u32 w_rel, w_bp_rel, m_bp_rel, pad;
+	s64 w_dhi, m_dhi;
+	/*
+	 * Each kept word, as the check wants it, without a branch: the word at m_addr
+	 * plus the stack pointer's part m_amask (all ones when its place moves: an offset
+	 * from m_sp), its part m_keep (none when its place alone counts: loaded into bp,
+	 * not used), equals m_val plus the move's part m_vmask (a value taken as moving).
+	 */
 	u64 m_addr[PDT_SC_READS];
 	u64 m_val[PDT_SC_READS];
+	u64 m_amask[PDT_SC_READS];
+	u64 m_vmask[PDT_SC_READS];
+	u64 m_keep[PDT_SC_READS];
 };
 
 PDT_MAP_DECL struct {
@@ -376,24 +411,44 @@ struct sc_walk {
 	bool kept;
 };
 
-/* Keep word v at addr in the memo of the unwind under way. */
-static __always_inline void sc_rec(struct pdt_sc_path *pa, u64 addr, u64 v)
+/*
+ * Is stack value v (bp) taken as moving with the start (see above): 1 or 0? The borrow
+ * of (v - base) - (top - PDT_SC_FIXED - base), without a branch for the verifier.
+ */
+static __always_inline u64 sc_moves(const struct sc_regs *c, u64 v)
+{
+	u64 t = v - c->w[2], lim = c->w[3] - PDT_SC_FIXED - c->w[2];
+
+	return ((~t & lim) | (~(t ^ lim) & (t - lim))) >> 63;
+}
+
+/*
+ * Keep word v at addr in the memo of the unwind under way, its place as an offset from
+ * the start's stack pointer (pa->m_sp) when rel (0 or 1): its index. Without branches,
+ * which the verifier would follow at each caller.
+ */
+static __always_inline u32 sc_rec(struct pdt_sc_path *pa, u64 addr, u64 v, u64 rel)
 {
 	u32 k = pa->w_reads;
 
 	if (k < PDT_SC_READS) {
-		pa->m_addr[k] = addr;
+		pa->m_addr[k] = addr - (-rel & pa->m_sp);
 		pa->m_val[k] = v;
+		pa->m_amask[k] = -rel;
+		pa->m_vmask[k] = 0;
+		pa->m_keep[k] = ~0ull;
 	}
 	pa->w_reads = k + 1;
+	return k;
 }
 
 /* The word at addr (sc_word()), kept in the memo of pa, the unwind's path. */
-static __always_inline bool sc_read(struct sc_regs *c, struct pdt_sc_path *pa, u64 addr, u64 *v)
+static __always_inline bool sc_read(struct sc_regs *c, struct pdt_sc_path *pa, u64 addr, u64 *v,
+				    bool rel)
 {
 	if (!sc_word(addr, c->w[2], c->w[3], v))
 		return false;
-	sc_rec(pa, addr, *v);
+	sc_rec(pa, addr, *v, rel);
 	return true;
 }
 
@@ -403,37 +458,54 @@ static __always_inline bool sc_read(struct sc_regs *c, struct pdt_sc_path *pa, u
  * and the next load replaces it unused.
  */
 #define SC_BP_REGS 0	/* the registers' */
-#define SC_BP_PENDING 1 /* loaded from w_bp_addr, not used yet */
+#define SC_BP_PENDING 1 /* loaded from the memo's word w_bp_slot, not used yet */
 #define SC_BP_KEPT 2	/* loaded, used, its word kept */
 
-static __always_inline void sc_bp_use(struct pdt_sc_path *pa)
+static __always_inline void sc_bp_use(const struct sc_regs *c, struct pdt_sc_path *pa)
 {
-	if (pa->w_bp_from == SC_BP_PENDING) {
-		sc_rec(pa, pa->w_bp_addr, pa->w_bp_val);
+	u32 k = pa->w_bp_slot;
+
+	if (pa->w_bp_from == SC_BP_PENDING) { /* its value an input now */
+		k &= PDT_SC_READS - 1;	      /* a slot past the memo's leaves no memo */
+		pa->m_keep[k] = ~0ull;
+		pa->m_val[k] = pa->w_bp_val;
+		pa->m_vmask[k] = -(u64)(pa->w_bp_rel & 1);
 		pa->w_bp_from = SC_BP_KEPT;
 	} else if (pa->w_bp_from == SC_BP_REGS) {
 		pa->w_bp_used = 1;
+		pa->w_bp_rel = sc_moves(c, c->w[1]);
+		pa->m_bp_rel = pa->w_bp_rel; /* m_frames is 0 till the walk's end */
 	}
 }
 
-/* Load bp from the word at addr. */
-static __always_inline bool sc_bp_load(struct sc_regs *c, struct pdt_sc_path *pa, u64 addr)
+/*
+ * Load bp from the word at addr. The word is kept for its place until bp is used:
+ * the walk reads it, so it must be on the stack, whatever it holds.
+ */
+static __always_inline bool sc_bp_load(struct sc_regs *c, struct pdt_sc_path *pa, u64 addr, u64 rel)
 {
+	u32 k;
+
 	if (!sc_word(addr, c->w[2], c->w[3], &c->w[1]))
 		return false;
-	pa->w_bp_from = SC_BP_PENDING;
-	pa->w_bp_addr = addr;
+	k = sc_rec(pa, addr, c->w[1], rel);
+	pa->m_keep[k & (PDT_SC_READS - 1)] = 0; /* past the memo's: no memo */
+	pa->m_val[k & (PDT_SC_READS - 1)] = 0;
+	pa->w_bp_slot = k;
 	pa->w_bp_val = c->w[1];
+	pa->w_bp_from = SC_BP_PENDING;
+	pa->w_bp_rel = sc_moves(c, c->w[1]);
 	return true;
 }
 
 /* The return address at stack slot p as the unwinder takes it (sc_ret()), kept. */
-static __always_inline bool sc_read_ret(struct sc_regs *c, struct pdt_sc_path *pa, u64 p, u64 *ret)
+static __always_inline bool sc_read_ret(struct sc_regs *c, struct pdt_sc_path *pa, u64 p, u64 *ret,
+					bool rel)
 {
-	if (!sc_read(c, pa, p, ret))
+	if (!sc_read(c, pa, p, ret, rel))
 		return false;
 	if (*ret == pdt_sc_graph_tramp) {
-		pa->w_tramp = 1;
+		pa->w_no_memo = 1;
 		*ret = pdt_sc_graph_ret(p);
 	}
 	return *ret && *ret != pdt_sc_rethook_tramp;
@@ -448,7 +520,7 @@ static __always_inline bool sc_read_ret(struct sc_regs *c, struct pdt_sc_path *p
 __noinline int pdt_sc_leave(struct sc_regs *c, struct pdt_sc_path *pa, u64 p)
 {
 	u8 how = SC_HOW(p);
-	u64 cfa, v, sp, bp;
+	u64 cfa, v, sp, bp, rel, bprel;
 
 	if (!c || !pa)
 		return -1;
@@ -457,17 +529,30 @@ __noinline int pdt_sc_leave(struct sc_regs *c, struct pdt_sc_path *pa, u64 p)
 	if (how & PDT_SC_END)
 		return 0;
 	if (how & (PDT_SC_CFA_BP | PDT_SC_BP_BP))
-		sc_bp_use(pa);
+		sc_bp_use(c, pa);
+	bprel = pa->w_bp_rel & 1;			 /* known where bp is used */
+	rel = (how & PDT_SC_CFA_BP) ? bprel : pa->w_rel; /* the CFA moves as its register */
 	cfa = ((how & PDT_SC_CFA_BP) ? bp : sp) + SC_SP_OFF(p);
 	if (how & PDT_SC_REGS) /* the end, if these are a user's registers */
-		return sc_read(c, pa, cfa + PDT_SC_CS_OFF, &v) && (v & 3) == 3 ? 0 : -1;
-	if (cfa <= sp || !sc_read_ret(c, pa, cfa - 8, &c->ip))
+		return sc_read(c, pa, cfa + PDT_SC_CS_OFF, &v, rel) && (v & 3) == 3 ? 0 : -1;
+	if (cfa <= sp || !sc_read_ret(c, pa, cfa - 8, &c->ip, rel))
 		return -1;
-	if ((how & PDT_SC_BP_CFA) && !sc_bp_load(c, pa, cfa + SC_BP_OFF(p)))
+	/*
+	 * A fixed CFA over a moved sp (at most once: the reverse leaves no memo) holds
+	 * after a move d < cfa - sp.
+	 */
+	if (rel != pa->w_rel) {
+		if (rel)
+			pa->w_no_memo = 1;
+		else
+			pa->w_dhi = cfa - sp;
+	}
+	if ((how & PDT_SC_BP_CFA) && !sc_bp_load(c, pa, cfa + SC_BP_OFF(p), rel))
 		return -1;
-	if ((how & PDT_SC_BP_BP) && !sc_bp_load(c, pa, bp + SC_BP_OFF(p)))
+	if ((how & PDT_SC_BP_BP) && !sc_bp_load(c, pa, bp + SC_BP_OFF(p), bprel))
 		return -1;
 	c->w[0] = cfa;
+	pa->w_rel = rel;
 	return 1;
 }
 
@@ -492,22 +577,26 @@ static int sc_walk_frame(u32 j, struct sc_walk *c)
 }
 
 /*
- * Does every word pa's memo kept still hold what it held? A plain loop in a global
- * function: the verifier walks its turns once, and each costs a load and a compare,
- * not a callback's call and state.
+ * Does every word pa's memo kept still hold what it held, for an unwind from stack
+ * pointer r->w[0] (a moved word's place is an offset from it)? A plain loop in a
+ * global function: the verifier walks its turns once, and each costs a load and a
+ * compare, not a callback's call and state.
  */
 __noinline bool pdt_sc_memo_same(const struct pdt_sc_path *pa, const struct sc_regs *r)
 {
+	u64 v, sp, d;
 	u32 i, m;
-	u64 v;
 
 	if (!pa || !r)
 		return false;
 	m = pa->m_reads;
+	sp = r->w[0];
+	d = sp - pa->m_sp;
 	for (i = 0; i < PDT_SC_READS; i++) {
 		if (i >= m)
 			return true;
-		if (!sc_word(pa->m_addr[i], r->w[2], r->w[3], &v) || v != pa->m_val[i])
+		if (!sc_word(pa->m_addr[i] + (sp & pa->m_amask[i]), r->w[2], r->w[3], &v) ||
+		    (v & pa->m_keep[i]) != pa->m_val[i] + (d & pa->m_vmask[i]))
 			return false;
 	}
 	return true;
@@ -519,9 +608,11 @@ static __always_inline int sc_memo(struct sc_walk *c, u64 ip, u64 sp, u64 bp)
 	struct pdt_sc_path *pa = c->pa;
 	struct pdt_event_full *e = c->e;
 	int n = pa->m_frames;
+	s64 d = sp - pa->m_sp;
 
-	if (n < 2 || n > PDT_STACK_DEPTH || pa->m_sp != sp || (pa->m_bp_used && pa->m_bp != bp) ||
-	    pa->m_base != c->r.w[2])
+	if (n < 2 || n > PDT_STACK_DEPTH || d >= pa->m_dhi || pa->m_base != c->r.w[2])
+		return 0;
+	if (pa->m_bp_used && pa->m_bp + (d & -(u64)pa->m_bp_rel) != bp)
 		return 0;
 	if (!pdt_sc_memo_same(pa, &c->r))
 		return 0;
@@ -571,18 +662,24 @@ __noinline int pdt_sc_walk(u64 ip, u64 sp, u64 bp, struct pdt_event_full *e)
 	c.pa->m_fresh = 0;
 	c.pa->m_kstack = 0;
 	c.pa->w_reads = 0;
-	c.pa->w_tramp = 0;
+	c.pa->w_no_memo = 0;
 	c.pa->w_bp_from = SC_BP_REGS;
 	c.pa->w_bp_used = 0;
+	c.pa->m_sp = sp; /* the moved words' places are offsets from it */
+	c.pa->w_rel = 1;
+	c.pa->w_bp_rel = 0; /* the registers': sc_bp_use() */
+	c.pa->m_bp_rel = 0;
+	c.pa->w_dhi = SC_D_MAX;
 	e->stack[0] = ip;
-	if (!sc_read_ret(&c.r, c.pa, c.r.w[0], &c.r.ip))
+	if (!sc_read_ret(&c.r, c.pa, c.r.w[0], &c.r.ip, true))
 		return 0;
 	c.r.w[0] += 8;
 	bpf_loop(PDT_STACK_DEPTH - 1, sc_walk_frame, &c, 0);
 	if (c.n && c.kept)
 		sc_bump(PDT_SC_PATH);
-	if (c.n >= 2 && c.n <= PDT_STACK_DEPTH && !c.pa->w_tramp && c.pa->w_reads <= PDT_SC_READS) {
-		c.pa->m_sp = sp;
+	if (c.n >= 2 && c.n <= PDT_STACK_DEPTH && !c.pa->w_no_memo &&
+	    c.pa->w_reads <= PDT_SC_READS) {
+		c.pa->m_dhi = c.pa->w_dhi;
 		c.pa->m_bp = bp;
 		c.pa->m_bp_used = c.pa->w_bp_used;
 		c.pa->m_base = c.r.w[2];

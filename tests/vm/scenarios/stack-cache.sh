@@ -10,9 +10,10 @@
 # A tracefs instance made before pdtrace starts is removed with it running: its files
 # are streamed, and the removal's start with them, whose stack is walked from the
 # removal's entry registers when that start is sent, and checked against the end of
-# the kernel's unwind from there. Stacks taken again from the same registers within
-# one call (a configfs group's default groups) come from the memo of the last unwind,
-# checked like the others. Under the function graph tracer (on configfs_mkdir and
+# the kernel's unwind from there. Stacks taken again from the same frame (a configfs
+# group's default groups) come from the memo of the last unwind, checked like the
+# others: within one call, and across one task's calls, each of which moves the frames
+# by a random offset. Under the function graph tracer (on configfs_mkdir and
 # vfs_mkdir), the same.
 # timeout: 300
 # modules: nvmet nvme-loop
@@ -20,7 +21,7 @@
 . /lib.sh
 # hits checked kept unwound same: what -v's line in $1 says of the cache.
 cache_counts() {
-	set -- $(sed -n 's/^pdtrace: stack cache: \([0-9]*\) stacks from kept ORC entries (\([0-9]*\) checked .*, \([0-9]*\) by a recent unwind.s steps), \([0-9]*\) unwound by the kernel.*; \([0-9]*\) stacks were the last from the same registers$/\1 \2 \3 \4 \5/p' "$1")
+	set -- $(sed -n 's/^pdtrace: stack cache: \([0-9]*\) stacks from kept ORC entries (\([0-9]*\) checked .*, \([0-9]*\) by a recent unwind.s steps), \([0-9]*\) unwound by the kernel.*; \([0-9]*\) stacks were the last unwind.s again$/\1 \2 \3 \4 \5/p' "$1")
 	hits=${1:-0} checked=${2:--1} kept=${3:-0} unwound=${4:-0} same=${5:-0}
 }
 grep -qs ' /sys/kernel/config ' /proc/self/mountinfo || mount -t configfs none /sys/kernel/config
@@ -50,12 +51,23 @@ cache_counts /tmp/sc.out
 expect_eq "$checked" "$hits" "every stack from the cache checked against the kernel's unwind"
 # A configfs group's three default groups are made from one frame: the second and third
 # stacks are the first's, their words read again (the memo), and checked as all are.
-[ "$same" -ge 40 ] && [ "$same" -lt "$hits" ] && pass "$same of them the last from the same registers" ||
-	fail "$same of $hits stacks the last from the same registers"
+[ "$same" -ge 40 ] && [ "$same" -lt "$hits" ] && pass "$same of them the last unwind's again" ||
+	fail "$same of $hits stacks the last unwind's again"
 [ "$hits" -gt "$unwound" ] && pass "more stacks from the cache than unwound ($unwound)" ||
 	fail "$unwound stacks unwound by the kernel, $hits from the cache"
 expect_no_grep 'differed from the kernel' /tmp/sc.out "no cached stack differed"
 expect_grep '^summary: 0 leak, 0 imbalance, 0 illegal-removal$' /tmp/sc.out "no findings"
+
+# One task's 20 cycles: 3 stacks each, of which the memo within a call gives 2 (40); across
+# its calls, where each call's offset moves the frames and the words with them, all but
+# the very first.
+PDTRACE_STACK_CACHE_VERIFY=1 $PDTRACE -v check -- pdt-fsop cycle $s 20 >/tmp/cy.out 2>&1
+expect_eq "$?" 0 "check exit status, one task's cycles"
+cache_counts /tmp/cy.out
+[ "$same" -ge 50 ] && pass "$same of $hits stacks the last unwind's again, across calls" ||
+	fail "$same of $hits stacks the last unwind's again, across calls"
+expect_eq "$checked" "$hits" "every one of them checked against the kernel's unwind"
+expect_no_grep 'differed from the kernel' /tmp/cy.out "none differed across calls"
 
 mkdir $old
 PDTRACE_NO_STACK_CACHE=1 $PDTRACE -v check -- sh -c "$wl" >/tmp/nc.out 2>&1
