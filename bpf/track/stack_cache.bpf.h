@@ -119,16 +119,20 @@ static __always_inline void sc_bump(u32 idx)
  * the u64 field d_name.hash_len of a read-only dentry cast to sit where it lands
  * (as_dentry(): the only type this build casts to), a load the verifier lets through
  * with the kernel's fault fixup. [base, top) is the task's stack, mapped whole, so the
- * load does not fault.
+ * load does not fault. sc_load(): the load alone, where the place is known to be there.
  */
+static __always_inline u64 sc_load(u64 addr)
+{
+	struct dentry *d = as_dentry((void *)(addr - bpf_core_field_offset(struct dentry, d_name)));
+
+	return d->d_name.hash_len;
+}
+
 static __always_inline bool sc_word(u64 addr, u64 base, u64 top, u64 *w)
 {
-	struct dentry *d;
-
 	if (addr < base || addr + 8 > top)
 		return false;
-	d = as_dentry((void *)(addr - bpf_core_field_offset(struct dentry, d_name)));
-	*w = d->d_name.hash_len;
+	*w = sc_load(addr);
 	return true;
 }
 
@@ -293,8 +297,8 @@ struct pdt_sc_path {
 	 * then one of the inputs).
 	 */
 	u32 w_reads, w_no_memo, w_bp_from, w_bp_used;
-	u32 w_bp_slot; /* the memo's word bp was loaded from, and what it held */
-	u64 w_bp_val;
+	u32 w_bp_arel; /* the place of the word bp was loaded from moves */
+	u64 w_bp_addr, w_bp_val;
 	u32 m_bp_used;
 	/*
 	 * Moving with the start (see above): the stack pointer, bp, the registers' bp.
@@ -303,16 +307,18 @@ struct pdt_sc_path {
 	u32 w_rel, w_bp_rel, m_bp_rel, pad;
 	s64 w_dhi, m_dhi;
 	/*
-	 * Each kept word, as the check wants it, without a branch: the word at m_addr
-	 * plus the stack pointer's part m_amask (all ones when its place moves: an offset
-	 * from m_sp), its part m_keep (none when its place alone counts: loaded into bp,
-	 * not used), equals m_val plus the move's part m_vmask (a value taken as moving).
+	 * The lowest and highest moved place the unwind read (offsets from m_sp), those
+	 * of words loaded into bp and not used among them: within the stack, for a move,
+	 * they keep every moved place there. Each kept word, as the check wants it,
+	 * without a branch: the word at m_addr plus the stack pointer's part m_amask (all
+	 * ones when its place moves: an offset from m_sp) equals m_val plus the move's
+	 * part m_vmask (all ones for a value taken as moving).
 	 */
+	s64 w_lo, w_hi, m_lo, m_hi;
 	u64 m_addr[PDT_SC_READS];
 	u64 m_val[PDT_SC_READS];
 	u64 m_amask[PDT_SC_READS];
 	u64 m_vmask[PDT_SC_READS];
-	u64 m_keep[PDT_SC_READS];
 };
 
 PDT_MAP_DECL struct {
@@ -423,11 +429,30 @@ static __always_inline u64 sc_moves(const struct sc_regs *c, u64 v)
 }
 
 /*
- * Keep word v at addr in the memo of the unwind under way, its place as an offset from
- * the start's stack pointer (pa->m_sp) when rel (0 or 1): its index. Without branches,
- * which the verifier would follow at each caller.
+ * Widen the span of moved places read by addr's when rel (0 or 1). Without branches:
+ * the offsets are small (both ends on the task's stack), so a difference's sign says
+ * which is lower. Global: inlined at each read, the verifier followed it at each.
  */
-static __always_inline u32 sc_rec(struct pdt_sc_path *pa, u64 addr, u64 v, u64 rel)
+__noinline int pdt_sc_span(struct pdt_sc_path *pa, u64 addr, u64 rel)
+{
+	s64 o, x;
+
+	if (!pa)
+		return 0;
+	o = addr - pa->m_sp;
+	x = (o - pa->w_lo) & -(s64)rel;
+	pa->w_lo += x & (x >> 63);
+	x = (o - pa->w_hi) & -(s64)rel;
+	pa->w_hi += x & ~(x >> 63);
+	return 0;
+}
+
+/*
+ * Keep word v at addr in the memo of the unwind under way: its place as an offset from
+ * the start's stack pointer (pa->m_sp) when rel, its value as moving when vrel (each 0
+ * or 1). Without branches, which the verifier would follow at each caller.
+ */
+static __always_inline void sc_rec(struct pdt_sc_path *pa, u64 addr, u64 v, u64 rel, u64 vrel)
 {
 	u32 k = pa->w_reads;
 
@@ -435,11 +460,10 @@ static __always_inline u32 sc_rec(struct pdt_sc_path *pa, u64 addr, u64 v, u64 r
 		pa->m_addr[k] = addr - (-rel & pa->m_sp);
 		pa->m_val[k] = v;
 		pa->m_amask[k] = -rel;
-		pa->m_vmask[k] = 0;
-		pa->m_keep[k] = ~0ull;
+		pa->m_vmask[k] = -vrel;
 	}
 	pa->w_reads = k + 1;
-	return k;
+	pdt_sc_span(pa, addr, rel);
 }
 
 /* The word at addr (sc_word()), kept in the memo of pa, the unwind's path. */
@@ -448,7 +472,7 @@ static __always_inline bool sc_read(struct sc_regs *c, struct pdt_sc_path *pa, u
 {
 	if (!sc_word(addr, c->w[2], c->w[3], v))
 		return false;
-	sc_rec(pa, addr, *v, rel);
+	sc_rec(pa, addr, *v, rel, 0);
 	return true;
 }
 
@@ -458,18 +482,13 @@ static __always_inline bool sc_read(struct sc_regs *c, struct pdt_sc_path *pa, u
  * and the next load replaces it unused.
  */
 #define SC_BP_REGS 0	/* the registers' */
-#define SC_BP_PENDING 1 /* loaded from the memo's word w_bp_slot, not used yet */
+#define SC_BP_PENDING 1 /* loaded from w_bp_addr, not used yet */
 #define SC_BP_KEPT 2	/* loaded, used, its word kept */
 
 static __always_inline void sc_bp_use(const struct sc_regs *c, struct pdt_sc_path *pa)
 {
-	u32 k = pa->w_bp_slot;
-
-	if (pa->w_bp_from == SC_BP_PENDING) { /* its value an input now */
-		k &= PDT_SC_READS - 1;	      /* a slot past the memo's leaves no memo */
-		pa->m_keep[k] = ~0ull;
-		pa->m_val[k] = pa->w_bp_val;
-		pa->m_vmask[k] = -(u64)(pa->w_bp_rel & 1);
+	if (pa->w_bp_from == SC_BP_PENDING) {
+		sc_rec(pa, pa->w_bp_addr, pa->w_bp_val, pa->w_bp_arel, pa->w_bp_rel & 1);
 		pa->w_bp_from = SC_BP_KEPT;
 	} else if (pa->w_bp_from == SC_BP_REGS) {
 		pa->w_bp_used = 1;
@@ -479,20 +498,17 @@ static __always_inline void sc_bp_use(const struct sc_regs *c, struct pdt_sc_pat
 }
 
 /*
- * Load bp from the word at addr. The word is kept for its place until bp is used:
- * the walk reads it, so it must be on the stack, whatever it holds.
+ * Load bp from the word at addr. Until bp is used the word's place alone counts (the
+ * walk reads it, so it must be on the stack, whatever it holds): it widens the span.
  */
 static __always_inline bool sc_bp_load(struct sc_regs *c, struct pdt_sc_path *pa, u64 addr, u64 rel)
 {
-	u32 k;
-
 	if (!sc_word(addr, c->w[2], c->w[3], &c->w[1]))
 		return false;
-	k = sc_rec(pa, addr, c->w[1], rel);
-	pa->m_keep[k & (PDT_SC_READS - 1)] = 0; /* past the memo's: no memo */
-	pa->m_val[k & (PDT_SC_READS - 1)] = 0;
-	pa->w_bp_slot = k;
+	pdt_sc_span(pa, addr, rel);
+	pa->w_bp_addr = addr;
 	pa->w_bp_val = c->w[1];
+	pa->w_bp_arel = rel;
 	pa->w_bp_from = SC_BP_PENDING;
 	pa->w_bp_rel = sc_moves(c, c->w[1]);
 	return true;
@@ -578,13 +594,14 @@ static int sc_walk_frame(u32 j, struct sc_walk *c)
 
 /*
  * Does every word pa's memo kept still hold what it held, for an unwind from stack
- * pointer r->w[0] (a moved word's place is an offset from it)? A plain loop in a
- * global function: the verifier walks its turns once, and each costs a load and a
- * compare, not a callback's call and state.
+ * pointer r->w[0] (a moved word's place is an offset from it) on the memo's task stack?
+ * The moved places are on that stack when their span is; the others are where they
+ * were. A plain loop in a global function: the verifier walks its turns once, and
+ * each costs a load and a compare, not a callback's call and state.
  */
 __noinline bool pdt_sc_memo_same(const struct pdt_sc_path *pa, const struct sc_regs *r)
 {
-	u64 v, sp, d;
+	u64 sp, d, a;
 	u32 i, m;
 
 	if (!pa || !r)
@@ -592,14 +609,14 @@ __noinline bool pdt_sc_memo_same(const struct pdt_sc_path *pa, const struct sc_r
 	m = pa->m_reads;
 	sp = r->w[0];
 	d = sp - pa->m_sp;
-	for (i = 0; i < PDT_SC_READS; i++) {
-		if (i >= m)
-			return true;
-		if (!sc_word(pa->m_addr[i] + (sp & pa->m_amask[i]), r->w[2], r->w[3], &v) ||
-		    (v & pa->m_keep[i]) != pa->m_val[i] + (d & pa->m_vmask[i]))
-			return false;
+	if (sp + pa->m_lo < r->w[2] || sp + pa->m_hi + 8 > r->w[3])
+		return false;
+	for (i = 0; i < PDT_SC_READS && i < m; i++) {
+		a = pa->m_addr[i] + (sp & pa->m_amask[i]);
+		if (sc_load(a) != pa->m_val[i] + (d & pa->m_vmask[i]))
+			break;
 	}
-	return true;
+	return i >= m; /* m is at most PDT_SC_READS */
 }
 
 /* The memo's stack into e when the unwind from (ip, sp, bp) is its own: its frames, or 0. */
@@ -670,6 +687,8 @@ __noinline int pdt_sc_walk(u64 ip, u64 sp, u64 bp, struct pdt_event_full *e)
 	c.pa->w_bp_rel = 0; /* the registers': sc_bp_use() */
 	c.pa->m_bp_rel = 0;
 	c.pa->w_dhi = SC_D_MAX;
+	c.pa->w_lo = 0; /* the first word read is at sp */
+	c.pa->w_hi = 0;
 	e->stack[0] = ip;
 	if (!sc_read_ret(&c.r, c.pa, c.r.w[0], &c.r.ip, true))
 		return 0;
@@ -680,6 +699,8 @@ __noinline int pdt_sc_walk(u64 ip, u64 sp, u64 bp, struct pdt_event_full *e)
 	if (c.n >= 2 && c.n <= PDT_STACK_DEPTH && !c.pa->w_no_memo &&
 	    c.pa->w_reads <= PDT_SC_READS) {
 		c.pa->m_dhi = c.pa->w_dhi;
+		c.pa->m_lo = c.pa->w_lo;
+		c.pa->m_hi = c.pa->w_hi;
 		c.pa->m_bp = bp;
 		c.pa->m_bp_used = c.pa->w_bp_used;
 		c.pa->m_base = c.r.w[2];
