@@ -463,7 +463,6 @@ static __always_inline void sc_rec(struct pdt_sc_path *pa, u64 addr, u64 v, u64 
 		pa->m_vmask[k] = -vrel;
 	}
 	pa->w_reads = k + 1;
-	pdt_sc_span(pa, addr, rel);
 }
 
 /* The word at addr (sc_word()), kept in the memo of pa, the unwind's path. */
@@ -472,6 +471,7 @@ static __always_inline bool sc_read(struct sc_regs *c, struct pdt_sc_path *pa, u
 {
 	if (!sc_word(addr, c->w[2], c->w[3], v))
 		return false;
+	pdt_sc_span(pa, addr, rel);
 	sc_rec(pa, addr, *v, rel, 0);
 	return true;
 }
@@ -488,7 +488,7 @@ static __always_inline bool sc_read(struct sc_regs *c, struct pdt_sc_path *pa, u
 static __always_inline void sc_bp_use(const struct sc_regs *c, struct pdt_sc_path *pa)
 {
 	if (pa->w_bp_from == SC_BP_PENDING) {
-		sc_rec(pa, pa->w_bp_addr, pa->w_bp_val, pa->w_bp_arel, pa->w_bp_rel & 1);
+		sc_rec(pa, pa->w_bp_addr, pa->w_bp_val, pa->w_bp_arel, pa->w_bp_rel); /* spanned */
 		pa->w_bp_from = SC_BP_KEPT;
 	} else if (pa->w_bp_from == SC_BP_REGS) {
 		pa->w_bp_used = 1;
@@ -546,7 +546,7 @@ __noinline int pdt_sc_leave(struct sc_regs *c, struct pdt_sc_path *pa, u64 p)
 		return 0;
 	if (how & (PDT_SC_CFA_BP | PDT_SC_BP_BP))
 		sc_bp_use(c, pa);
-	bprel = pa->w_bp_rel & 1;			 /* known where bp is used */
+	bprel = pa->w_bp_rel;				 /* known where bp is used */
 	rel = (how & PDT_SC_CFA_BP) ? bprel : pa->w_rel; /* the CFA moves as its register */
 	cfa = ((how & PDT_SC_CFA_BP) ? bp : sp) + SC_SP_OFF(p);
 	if (how & PDT_SC_REGS) /* the end, if these are a user's registers */
