@@ -331,6 +331,28 @@ static __always_inline u64 addr_of(const void *p)
 	return *v;
 }
 
+#ifdef PDT_MAPS_OWNER
+__u64 pdt_anchor; /* its own address as a number, once a program has taken it */
+#else
+extern __u64 pdt_anchor;
+#endif
+
+/*
+ * The same, in a few instructions where one entry of a tree costs every one (the
+ * umount walk): root may subtract one pointer from another, and the difference from
+ * pdt_anchor plus pdt_anchor's address as a number is p's.
+ */
+static __always_inline u64 addr_by_anchor(const void *p)
+{
+	u64 d = (u64)p, base = *(volatile u64 *)&pdt_anchor;
+
+	if (!base)
+		base = pdt_anchor = addr_of(&pdt_anchor);
+	d -= (u64)&pdt_anchor;
+	barrier_var(d); /* pointer minus pointer first: a number, then the sum */
+	return d + base;
+}
+
 /*
  * Path of the dentry at a from its superblock's root, built right to left in the
  * per-CPU scratch buffer (offsets masked so the verifier can bound every access):

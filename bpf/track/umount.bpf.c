@@ -13,13 +13,20 @@
  * every child pins its parent, persistence pins the dentry once more. A leaf at count
  * 0; a directory whose count is no more than its children (counted up to a few: a
  * bigger count is legitimate or beyond this check, and the walk at stop sees the rest).
+ * Only a directory has children (nothing is looked up below anything else): the
+ * others, most of a tree, need their count alone. flags: d's d_flags.
  */
 #define PDT_EATEN_MAX_CHILDREN 8
-static __always_inline bool eaten_at_umount(struct dentry *d)
+static __always_inline bool eaten_at_umount(struct dentry *d, u32 flags)
 {
-	struct hlist_node *n = d->d_children.first;
+	u32 type = flags & bpf_core_enum_value(enum dentry_flags, DCACHE_ENTRY_TYPE);
 	int count = d->d_lockref.count, i;
+	struct hlist_node *n;
 
+	if (type != bpf_core_enum_value(enum dentry_flags, DCACHE_DIRECTORY_TYPE) &&
+	    type != bpf_core_enum_value(enum dentry_flags, DCACHE_AUTODIR_TYPE))
+		return count == 0;
+	n = d->d_children.first;
 	if (!n)
 		return count == 0;
 	if (count > PDT_EATEN_MAX_CHILDREN)
@@ -29,36 +36,19 @@ static __always_inline bool eaten_at_umount(struct dentry *d)
 	return i >= count;
 }
 
-SEC("fentry/select_collect_umount")
-int BPF_PROG(umount_unpin, void *data, struct dentry *dentry)
+/*
+ * What the walk's unpin of a dentry sends: its elided PERSIST first (key, when it is
+ * elided), its eaten reference, and the UNPIN itself, once per streamed entry of the
+ * tree (no task-state lookup: it is inside an umount by construction). Out of line: the
+ * program's own frame stays that of an elided entry's quiet unpin.
+ */
+static __noinline int unpin_streamed(void *ctx, struct dentry *dentry, u32 key)
 {
-	struct pdt_elided *m;
 	struct pdt_event *e;
-	u32 key = 0;
-	u64 a = 0;
 
-#ifdef PDT_STREAM_FLOOR
-	if (dentry->d_flags & persistent_bit())
-		return stream_floor(dentry);
-#endif
-	PDT_FLOOR_RETURN;
-	if (!(dentry->d_flags & persistent_bit()))
-		return 0;
-	/*
-	 * An elided entry's unpin is counted, unless its reference was eaten. This runs
-	 * once per entry of the tree: the address as a number straight from the
-	 * arguments (not addr_of()'s map round trip), the probe inlined.
-	 */
-	bpf_get_func_arg(ctx, 1, &a);
-	m = elided_probe(a, &key);
-	if (m) {
-		if (!eaten_at_umount(dentry)) {
-			elided_end(m, m->dentry, true);
-			return 0;
-		}
+	if (key != PDT_NO_KEY)
 		pdt_materialize(key);
-	}
-	if (eaten_at_umount(dentry)) {
+	if (eaten_at_umount(dentry, dentry->d_flags)) {
 		struct pdt_event_full *f = emit_full(ctx, PDT_EV_EATEN, dentry);
 
 		if (f) {
@@ -66,15 +56,40 @@ int BPF_PROG(umount_unpin, void *data, struct dentry *dentry)
 			submit(f);
 		}
 	}
-	/*
-	 * The umount walk's own event, once per entry of the tree: no task-state lookup,
-	 * it is inside an umount by construction.
-	 */
 	e = emit_small(PDT_EV_UNPIN, dentry, NULL);
 	if (e) {
 		e->flags |= PDT_F_IN_UMOUNT;
 		submit(e);
 	}
+	return 0;
+}
+
+SEC("fentry/select_collect_umount")
+int BPF_PROG(umount_unpin, void *data, struct dentry *dentry)
+{
+	struct pdt_elided *m;
+	u32 key = 0, flags;
+	u64 a;
+
+#ifdef PDT_STREAM_FLOOR
+	if (dentry->d_flags & persistent_bit())
+		return stream_floor(dentry);
+#endif
+	PDT_FLOOR_RETURN;
+	flags = dentry->d_flags;
+	if (!(flags & persistent_bit()))
+		return 0;
+	/*
+	 * An elided entry's unpin is counted, unless its reference was eaten. This runs
+	 * once per entry of the tree: the address by addr_by_anchor(), the probe inlined.
+	 */
+	a = addr_by_anchor(dentry);
+	m = elided_probe(a, &key);
+	if (!m)
+		return unpin_streamed(ctx, dentry, PDT_NO_KEY);
+	if (eaten_at_umount(dentry, flags))
+		return unpin_streamed(ctx, dentry, key);
+	elided_end(m, a, true);
 	return 0;
 }
 
