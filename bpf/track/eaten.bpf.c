@@ -11,12 +11,6 @@
 #include "common.bpf.h"
 #include "elide.bpf.h"
 
-/*
- * dentry_kill() runs once per dentry death, never on a lookup, with d_lock held
- * (the count is stable, preemption is off: a fentry program is safe). It is reached
- * from dput()'s slow half and its internal callers alike, which a hook on dput()
- * misses. The culprit's caller is on the stack.
- */
 /* The finding, out of line: the program's own frame stays that of the check. */
 static __noinline int kill_eaten(void *ctx, struct dentry *dentry)
 {
@@ -29,6 +23,12 @@ static __noinline int kill_eaten(void *ctx, struct dentry *dentry)
 	return 0;
 }
 
+/*
+ * dentry_kill() runs once per dentry death, never on a lookup, with d_lock held
+ * (the count is stable, preemption is off: a fentry program is safe). It is reached
+ * from dput()'s slow half and its internal callers alike, which a hook on dput()
+ * misses. The culprit's caller is on the stack.
+ */
 SEC("fentry/dentry_kill")
 int BPF_PROG(track_kill, struct dentry *dentry)
 {
