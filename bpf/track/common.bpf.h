@@ -85,19 +85,25 @@ extern __u32 pdt_nslots;
 #endif
 
 /*
- * ip's place in the table of hooked functions (pdtrace.h): PDT_HOOK_IPS when it is not
- * there, or before user space has written the table. The dispatcher takes the hook's
- * id from it, the stack cache its kept path.
+ * The place in the table of hooked functions (pdtrace.h) of the function that starts
+ * less than span bytes before ip: PDT_HOOK_IPS when none does, or before user space
+ * has written the table.
  */
-static __always_inline u32 hook_slot(u64 ip)
+static __always_inline u32 hook_find(u64 ip, u64 span)
 {
 	u32 n = *(volatile __u32 *)&pdt_nhook_ips, i;
 
 #pragma unroll
 	for (i = 0; i < PDT_HOOK_IPS; i++)
-		if (i < n && pdt_hook_ips[i].ip == ip)
+		if (i < n && ip - pdt_hook_ips[i].ip < span)
 			return i;
 	return PDT_HOOK_IPS;
+}
+
+/* The dispatcher's: ip is bpf_get_func_ip()'s, the function's address. */
+static __always_inline u32 hook_slot(u64 ip)
+{
+	return hook_find(ip, 1);
 }
 
 /* Scratch space to build a path right to left; see fill_path(). */

@@ -121,11 +121,17 @@ static __always_inline void sc_bump(u32 idx)
  * with the kernel's fault fixup. [base, top) is the task's stack, mapped whole, so the
  * load does not fault. sc_load(): the load alone, where the place is known to be there.
  */
+#define SC_LOAD_OFF bpf_core_field_offset(struct dentry, d_name)
+
+/* The word at o + SC_LOAD_OFF (o: a place less the offset, as the memo keeps it). */
+static __always_inline u64 sc_load_at(u64 o)
+{
+	return as_dentry((void *)o)->d_name.hash_len;
+}
+
 static __always_inline u64 sc_load(u64 addr)
 {
-	struct dentry *d = as_dentry((void *)(addr - bpf_core_field_offset(struct dentry, d_name)));
-
-	return d->d_name.hash_len;
+	return sc_load_at(addr - SC_LOAD_OFF);
 }
 
 static __always_inline bool sc_word(u64 addr, u64 base, u64 top, u64 *w)
@@ -312,7 +318,8 @@ struct pdt_sc_path {
 	 * they keep every moved place there. Each kept word, as the check wants it,
 	 * without a branch: the word at m_addr plus the stack pointer's part m_amask (all
 	 * ones when its place moves: an offset from m_sp) equals m_val plus the move's
-	 * part m_vmask (all ones for a value taken as moving).
+	 * part m_vmask (all ones for a value taken as moving). m_addr is kept less
+	 * SC_LOAD_OFF: the check's load takes it as it is.
 	 */
 	s64 w_lo, w_hi, m_lo, m_hi;
 	u64 m_addr[PDT_SC_READS];
@@ -330,13 +337,19 @@ PDT_MAP_DECL struct {
 
 /*
  * The path of hooked function ip: its place in the table of hooked functions, so that
- * no two share one; by a hash of ip before that table is written. Global: the table's
- * search, unrolled, is checked once, not at each of the paths' users.
+ * no two share one; by a hash of ip before that table is written. ip is the kprobe's
+ * registers' (a stack's first frame): where the function calls __fentry__, 4 bytes in
+ * on a kernel built with IBT (past its endbr64), where the table has the function's
+ * address; matched exactly, no stack would find its function there. Functions are
+ * 16-byte aligned (FUNCTION_ALIGNMENT): none other starts in between. Global: the
+ * table's search, unrolled, is checked once, not at each of the paths' users.
  */
+#define PDT_SC_FENTRY_SPAN 16
+
 #ifdef PDT_MAPS_OWNER
 __noinline u32 pdt_sc_path_slot(u64 ip)
 {
-	u32 i = hook_slot(ip);
+	u32 i = hook_find(ip, PDT_SC_FENTRY_SPAN);
 
 	if (i < PDT_SC_PATHS)
 		return i;
@@ -457,7 +470,7 @@ static __always_inline void sc_rec(struct pdt_sc_path *pa, u64 addr, u64 v, u64 
 	u32 k = pa->w_reads;
 
 	if (k < PDT_SC_READS) {
-		pa->m_addr[k] = addr - (-rel & pa->m_sp);
+		pa->m_addr[k] = addr - SC_LOAD_OFF - (-rel & pa->m_sp);
 		pa->m_val[k] = v;
 		pa->m_amask[k] = -rel;
 		pa->m_vmask[k] = -vrel;
@@ -596,27 +609,45 @@ static int sc_walk_frame(u32 j, struct sc_walk *c)
  * Does every word pa's memo kept still hold what it held, for an unwind from stack
  * pointer r->w[0] (a moved word's place is an offset from it) on the memo's task stack?
  * The moved places are on that stack when their span is; the others are where they
- * were. A plain loop in a global function: the verifier walks its turns once, and
- * each costs a load and a compare, not a callback's call and state.
+ * were. Unrolled, in a global function (the verifier checks it once): each word costs
+ * its four loads from the memo, the load from the stack, two masks and a compare; a
+ * loop's counter, bound and spills cost half as much again.
  */
+#define SC_SAME(i)                                                                                 \
+	do {                                                                                       \
+		if ((i) >= m)                                                                      \
+			return true;                                                               \
+		if (sc_load_at(pa->m_addr[i] + (sp & pa->m_amask[i])) !=                           \
+		    pa->m_val[i] + (d & pa->m_vmask[i]))                                           \
+			return false;                                                              \
+	} while (0)
+#define SC_SAME8(i)                                                                                \
+	SC_SAME(i);                                                                                \
+	SC_SAME(i + 1);                                                                            \
+	SC_SAME(i + 2);                                                                            \
+	SC_SAME(i + 3);                                                                            \
+	SC_SAME(i + 4);                                                                            \
+	SC_SAME(i + 5);                                                                            \
+	SC_SAME(i + 6);                                                                            \
+	SC_SAME(i + 7)
+
 __noinline bool pdt_sc_memo_same(const struct pdt_sc_path *pa, const struct sc_regs *r)
 {
-	u64 sp, d, a;
-	u32 i, m;
+	u64 sp, d;
+	u32 m;
 
 	if (!pa || !r)
 		return false;
 	m = pa->m_reads;
 	sp = r->w[0];
 	d = sp - pa->m_sp;
-	if (sp + pa->m_lo < r->w[2] || sp + pa->m_hi + 8 > r->w[3])
+	if (m > PDT_SC_READS || sp + pa->m_lo < r->w[2] || sp + pa->m_hi + 8 > r->w[3])
 		return false;
-	for (i = 0; i < PDT_SC_READS && i < m; i++) {
-		a = pa->m_addr[i] + (sp & pa->m_amask[i]);
-		if (sc_load(a) != pa->m_val[i] + (d & pa->m_vmask[i]))
-			break;
-	}
-	return i >= m; /* m is at most PDT_SC_READS */
+	SC_SAME8(0);
+	SC_SAME8(8);
+	SC_SAME8(16);
+	SC_SAME8(24);
+	return true;
 }
 
 /* The memo's stack into e when the unwind from (ip, sp, bp) is its own: its frames, or 0. */
