@@ -65,8 +65,9 @@ static __always_inline u32 kstack_used(struct pdt_kstack *s, u32 k)
 /*
  * The index + 1 of e's stack in the table, taken in if new; 0 when the table has no
  * room in its probe (the entry is then streamed). Stacks are told apart by a 64-bit
- * hash of their addresses and their depth; a stack the stack cache's memo gave
- * (stack_cache.bpf.h) has its id kept there. Global: the dispatcher's one caller.
+ * hash of their addresses and their depth, here; a stack the stack cache's memo gave
+ * (stack_cache.bpf.h) has its id kept there (kstack_keep() below). Global: the
+ * dispatcher's one caller.
  */
 #ifdef PDT_MAPS_OWNER
 __noinline u32 pdt_kstack_keep(const struct pdt_event_full *e)
@@ -80,13 +81,6 @@ __noinline u32 pdt_kstack_keep(const struct pdt_event_full *e)
 	n = e->nstack;
 	if (n < 1 || n > PDT_STACK_DEPTH)
 		return 0;
-	k = sc_memo_kstack(e);
-	if (k) {
-		k = (k - 1) & (PDT_KSTACKS - 1);
-		s = bpf_map_lookup_elem(&kstacks, &k);
-		if (s && s->state == PDT_KS_READY)
-			return kstack_used(s, k);
-	}
 	for (i = 0; i < PDT_STACK_DEPTH && i < n; i++) {
 		ip = e->stack[i];
 		h = (h ^ ip) * 0xbf58476d1ce4e5b9ull;
@@ -121,6 +115,25 @@ __noinline u32 pdt_kstack_keep(const struct pdt_event_full *e)
 #else
 u32 pdt_kstack_keep(const struct pdt_event_full *e);
 #endif
+
+/*
+ * e's stack's index + 1 in the table, as pdt_kstack_keep() gives it. A stack from the
+ * memo (every one of a configfs group's default groups after the first operation's
+ * first) finds the id the memo kept inline, without the global function's call.
+ */
+static __always_inline u32 kstack_keep(const struct pdt_event_full *e)
+{
+	struct pdt_kstack *s;
+	u32 k;
+
+	if (e && (k = sc_memo_kstack(e))) {
+		k = (k - 1) & (PDT_KSTACKS - 1);
+		s = bpf_map_lookup_elem(&kstacks, &k);
+		if (s && s->state == PDT_KS_READY)
+			return kstack_used(s, k);
+	}
+	return pdt_kstack_keep(e);
+}
 
 /*
  * The stack of the hooked function's caller, taken before its event exists (the

@@ -42,7 +42,7 @@ static __always_inline bool may_elide(const struct pdt_task_state *t, u8 origin,
 		return false;
 	if (origin == PDT_ORIGIN_USER)
 		return t;
-	return s && (*ks = pdt_kstack_keep(s));
+	return s && (*ks = kstack_keep(s));
 }
 
 static __always_inline int on_persist(struct pt_regs *ctx, void *dentry_arg, void *inode_arg)

@@ -54,7 +54,7 @@ static __always_inline int removal_enter(void *ctx, void *root)
 	if (pdt_elide && removal_defer(ctx, t))
 		return 0;
 	s = stack_scratch(ctx);
-	if (pdt_elide && s && (t->removal_kstack = pdt_kstack_keep(s)))
+	if (pdt_elide && s && (t->removal_kstack = kstack_keep(s)))
 		return 0;
 	e = emit_full_nostack(PDT_EV_REMOVAL, as_dentry(root));
 	if (!e)
