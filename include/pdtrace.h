@@ -222,6 +222,7 @@ enum pdt_sc_stat {
 	PDT_SC_FULL,	  /* ... and ones it found no room for */
 	PDT_SC_PATH,	  /* hits whose every step was a kept path's (no lookup) */
 	PDT_SC_SAME,	  /* ... that were the path's last unwind, its words read again */
+	PDT_SC_UNLISTED,  /* a hooked function's path looked up by a hash: not in the table */
 	PDT_SC_STAT_MAX,
 };
 

@@ -472,9 +472,11 @@ static void stack_cache_report(const struct pdt_tracker *t)
 		    "pdtrace: stack cache: %llu stacks from kept ORC entries (%llu checked "
 		    "against the kernel's unwind, %llu by a recent unwind's steps), %llu unwound "
 		    "by the kernel; %llu entries kept, %llu without room; %llu stacks were the "
-		    "last unwind's again\n",
+		    "last unwind's again; %llu path lookups missed the table of hooked "
+		    "functions\n",
 		    c[PDT_SC_HIT], c[PDT_SC_CONFIRMED] + c[PDT_SC_WRONG], c[PDT_SC_PATH],
-		    c[PDT_SC_MISS], c[PDT_SC_LEARNED], c[PDT_SC_FULL], c[PDT_SC_SAME]);
+		    c[PDT_SC_MISS], c[PDT_SC_LEARNED], c[PDT_SC_FULL], c[PDT_SC_SAME],
+		    c[PDT_SC_UNLISTED]);
 	if (c[PDT_SC_WRONG])
 		fprintf(stderr,
 			"pdtrace: warning: %llu stacks from the stack cache differed from the "

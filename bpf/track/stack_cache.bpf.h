@@ -353,6 +353,8 @@ __noinline u32 pdt_sc_path_slot(u64 ip)
 
 	if (i < PDT_SC_PATHS)
 		return i;
+	if (*(volatile __u32 *)&pdt_nhook_ips) /* written: every hooked function is there */
+		sc_bump(PDT_SC_UNLISTED);
 	return (u32)((ip * 0x9e3779b97f4a7c15ull) >> 60) & (PDT_SC_PATHS - 1);
 }
 #else

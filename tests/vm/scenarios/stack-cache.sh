@@ -19,10 +19,10 @@
 # modules: nvmet nvme-loop
 # kmods: pdt_faultfs
 . /lib.sh
-# hits checked kept unwound same: what -v's line in $1 says of the cache.
+# hits checked kept unwound same unlisted: what -v's line in $1 says of the cache.
 cache_counts() {
-	set -- $(sed -n 's/^pdtrace: stack cache: \([0-9]*\) stacks from kept ORC entries (\([0-9]*\) checked .*, \([0-9]*\) by a recent unwind.s steps), \([0-9]*\) unwound by the kernel.*; \([0-9]*\) stacks were the last unwind.s again$/\1 \2 \3 \4 \5/p' "$1")
-	hits=${1:-0} checked=${2:--1} kept=${3:-0} unwound=${4:-0} same=${5:-0}
+	set -- $(sed -n 's/^pdtrace: stack cache: \([0-9]*\) stacks from kept ORC entries (\([0-9]*\) checked .*, \([0-9]*\) by a recent unwind.s steps), \([0-9]*\) unwound by the kernel.*; \([0-9]*\) stacks were the last unwind.s again; \([0-9]*\) path lookups missed the table of hooked functions$/\1 \2 \3 \4 \5 \6/p' "$1")
+	hits=${1:-0} checked=${2:--1} kept=${3:-0} unwound=${4:-0} same=${5:-0} unlisted=${6:--1}
 }
 grep -qs ' /sys/kernel/config ' /proc/self/mountinfo || mount -t configfs none /sys/kernel/config
 grep -qs ' /sys/kernel/tracing ' /proc/self/mountinfo || mount -t tracefs none /sys/kernel/tracing
@@ -55,6 +55,9 @@ expect_eq "$checked" "$hits" "every stack from the cache checked against the ker
 	fail "$same of $hits stacks the last unwind's again"
 [ "$hits" -gt "$unwound" ] && pass "more stacks from the cache than unwound ($unwound)" ||
 	fail "$unwound stacks unwound by the kernel, $hits from the cache"
+# A stack's first frame is its hooked function's __fentry__ call (4 bytes in, with IBT):
+# it finds the function's own path in the table, not one by a hash of its address.
+expect_eq "$unlisted" 0 "every stack's function found its path in the table of hooked functions"
 expect_no_grep 'differed from the kernel' /tmp/sc.out "no cached stack differed"
 expect_grep '^summary: 0 leak, 0 imbalance, 0 illegal-removal$' /tmp/sc.out "no findings"
 
@@ -67,6 +70,7 @@ cache_counts /tmp/cy.out
 [ "$same" -ge 50 ] && pass "$same of $hits stacks the last unwind's again, across calls" ||
 	fail "$same of $hits stacks the last unwind's again, across calls"
 expect_eq "$checked" "$hits" "every one of them checked against the kernel's unwind"
+expect_eq "$unlisted" 0 "and each found its path in the table"
 expect_no_grep 'differed from the kernel' /tmp/cy.out "none differed across calls"
 
 mkdir $old
