@@ -7,8 +7,9 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 #include <linux/capability.h>
-#include <bpf/btf.h>
+#include <linux/btf.h>
 #include <bpf/libbpf.h>
+#include "btf_scan.h"
 #include "hooks.h"
 #include "kernel_facts.h"
 #include "probe.skel.h"
@@ -82,140 +83,84 @@ static bool bpf_lsm_active(void)
 	return false;
 }
 
-static bool enum_has(const struct btf *btf, const char *type, const char *name, long long *val)
-{
-	int id = btf__find_by_name(btf, type);
-	const struct btf_type *t;
-	int i;
-
-	if (id < 0)
-		return false;
-	t = btf__type_by_id(btf, id);
-	if (btf_is_enum(t)) {
-		const struct btf_enum *e = btf_enum(t);
-
-		for (i = 0; i < btf_vlen(t); i++)
-			if (!strcmp(btf__name_by_offset(btf, e[i].name_off), name)) {
-				*val = e[i].val;
-				return true;
-			}
-	} else if (btf_is_enum64(t)) {
-		const struct btf_enum64 *e = btf_enum64(t);
-
-		for (i = 0; i < btf_vlen(t); i++)
-			if (!strcmp(btf__name_by_offset(btf, e[i].name_off), name)) {
-				*val = (long long)btf_enum64_value(&e[i]);
-				return true;
-			}
-	}
-	return false;
-}
-
 /*
  * A hook of a module (h->module) that vmlinux BTF lacks: is it in the module's BTF? The
  * same code is a module on one kernel (configfs on Debian's) and built in on another.
  */
-static enum pdt_func_state find_in_module(struct btf *vmlinux, const struct pdt_hook *h)
+static enum pdt_func_state find_in_module(const struct btf_scan *vmlinux, const struct pdt_hook *h)
 {
-	enum pdt_func_state st = PDT_FUNC_ABSENT;
-	struct btf *btf = btf__load_module_btf(h->module, vmlinux);
+	struct btf_want w = { .name = h->func, .kind = BTF_KIND_FUNC };
+	char path[96];
+	struct btf_scan *btf;
+	int err;
 
+	snprintf(path, sizeof(path), "/sys/kernel/btf/%s", h->module);
+	btf = btf_scan_open(path, vmlinux, &err);
 	if (!btf)
 		return PDT_FUNC_NO_MODULE;
-	if (btf__find_by_name_kind(btf, h->func, BTF_KIND_FUNC) >= 0)
-		st = PDT_FUNC_PRESENT;
-	btf__free(btf);
-	return st;
+	err = btf_scan_find(btf, &w, 1);
+	btf_scan_free(btf);
+	return !err && w.found ? PDT_FUNC_PRESENT : PDT_FUNC_ABSENT;
 }
 
-/* A name the one pass over vmlinux BTF looks for: hook i's, or (i = -1) the BPF LSM's. */
-struct wanted {
-	char name[64];
-	int kind; /* BTF_KIND_FUNC, or BTF_KIND_TYPEDEF for a tracepoint */
-	int hook; /* its pdt_hooks index; -1: the BPF LSM's, -2: the stack cache's */
-	bool found;
-};
-
-static int wanted_cmp(const void *a, const void *b)
-{
-	return strcmp(((const struct wanted *)a)->name, ((const struct wanted *)b)->name);
-}
-
-/* bsearch()'s key is the name itself: no copy per type. */
-static int name_cmp(const void *name, const void *w)
-{
-	return strcmp(name, ((const struct wanted *)w)->name);
-}
+/* What the one pass over vmlinux BTF looks for, beyond each hook's function. */
+enum { W_LSM, W_ORC_FIND, W_EXECMEM_FREE, W_PERSISTENT, W_EXTRA };
 
 /*
- * Every hook's function (or tracepoint typedef) in vmlinux BTF, in one pass over its
- * types: a lookup by name scans them all, and two dozen such scans took longer than
- * loading the BTF itself under emulation. A hook in a module not found there is looked
- * for in its module's BTF. Returns whether the BPF LSM's inode_create hook is there.
+ * Every hook's function (or tracepoint typedef), the BPF LSM's inode_create hook, the
+ * stack cache's functions (bpf/track/stack_cache.bpf.c, x86-64's ORC unwinder) and the
+ * DCACHE_PERSISTENT flag, in one pass over vmlinux BTF. A hook in a module not found
+ * there is looked for in its module's BTF. Returns 0 or -errno.
  */
-static bool find_funcs(struct btf *btf, struct pdt_facts *f)
+static int find_names(const struct btf_scan *btf, struct pdt_facts *f)
 {
-	struct wanted w[PDT_MAX_HOOKS + 3], *hit;
-	__u32 id, ntypes = btf__type_cnt(btf);
-	size_t i, n = 0;
-	bool lsm = false;
+	char names[PDT_MAX_HOOKS][64];
+	struct btf_want w[PDT_MAX_HOOKS + W_EXTRA] = {
+		[W_LSM] = { .name = "bpf_lsm_inode_create", .kind = BTF_KIND_FUNC },
+		[W_ORC_FIND] = { .name = "__orc_find", .kind = BTF_KIND_FUNC },
+		[W_EXECMEM_FREE] = { .name = "execmem_free", .kind = BTF_KIND_FUNC },
+		[W_PERSISTENT] = { .name = "dentry_flags",
+				   .kind = BTF_KIND_ENUM,
+				   .member = "DCACHE_PERSISTENT" },
+	};
+	size_t i, n = pdt_nhooks < PDT_MAX_HOOKS ? pdt_nhooks : PDT_MAX_HOOKS;
+	int err;
 
-	for (i = 0; i < pdt_nhooks && i < PDT_MAX_HOOKS; i++, n++) {
-		snprintf(w[n].name, sizeof(w[n].name), "%s%s",
-			 pdt_hooks[i].tracepoint ? "btf_trace_" : "", pdt_hooks[i].func);
-		w[n].kind = pdt_hooks[i].tracepoint ? BTF_KIND_TYPEDEF : BTF_KIND_FUNC;
-		w[n].hook = (int)i;
-		w[n].found = false;
-	}
-	w[n++] =
-	    (struct wanted){ .name = "bpf_lsm_inode_create", .kind = BTF_KIND_FUNC, .hook = -1 };
-	/* The stack cache's learning (bpf/track/stack_cache.bpf.c), x86-64's ORC unwinder. */
-	w[n++] = (struct wanted){ .name = "__orc_find", .kind = BTF_KIND_FUNC, .hook = -2 };
-	w[n++] = (struct wanted){ .name = "execmem_free", .kind = BTF_KIND_FUNC, .hook = -2 };
-	qsort(w, n, sizeof(w[0]), wanted_cmp);
-	for (id = 1; id < ntypes; id++) {
-		const struct btf_type *t = btf__type_by_id(btf, id);
-		int kind = btf_kind(t);
-
-		if (kind != BTF_KIND_FUNC && kind != BTF_KIND_TYPEDEF)
-			continue;
-		hit = bsearch(btf__name_by_offset(btf, t->name_off), w, n, sizeof(w[0]), name_cmp);
-		if (hit && hit->kind == kind)
-			hit->found = true;
-	}
-	f->orc_hooks = true;
 	for (i = 0; i < n; i++) {
-		if (w[i].hook == -2)
-			f->orc_hooks &= w[i].found;
-		else if (w[i].hook < 0)
-			lsm = w[i].found;
-		else if (w[i].found)
-			f->funcs[w[i].hook] = PDT_FUNC_PRESENT;
-		else if (pdt_hooks[w[i].hook].module)
-			f->funcs[w[i].hook] = find_in_module(btf, &pdt_hooks[w[i].hook]);
+		snprintf(names[i], sizeof(names[i]), "%s%s",
+			 pdt_hooks[i].tracepoint ? "btf_trace_" : "", pdt_hooks[i].func);
+		w[W_EXTRA + i].name = names[i];
+		w[W_EXTRA + i].kind = pdt_hooks[i].tracepoint ? BTF_KIND_TYPEDEF : BTF_KIND_FUNC;
 	}
-	return lsm;
+	err = btf_scan_find(btf, w, W_EXTRA + n);
+	if (err)
+		return err;
+	for (i = 0; i < n; i++)
+		if (w[W_EXTRA + i].found)
+			f->funcs[i] = PDT_FUNC_PRESENT;
+		else if (pdt_hooks[i].module)
+			f->funcs[i] = find_in_module(btf, &pdt_hooks[i]);
+	f->bpf_lsm = w[W_LSM].found && bpf_lsm_active();
+	f->orc_hooks = w[W_ORC_FIND].found && w[W_EXECMEM_FREE].found;
+	f->persistent_flag = w[W_PERSISTENT].found;
+	f->persistent_value = w[W_PERSISTENT].value;
+	return 0;
 }
 
 void pdt_gather_facts(struct pdt_facts *f)
 {
 	struct utsname u;
-	struct btf *btf;
+	struct btf_scan *btf;
 
 	memset(f, 0, sizeof(*f));
 	if (!uname(&u))
 		snprintf(f->release, sizeof(f->release), "%s", u.release);
 	read_caps(f);
 	read_lockdown(f);
-	btf = btf__load_vmlinux_btf();
-	if (!btf) {
-		f->btf_err = -errno;
-		return;
-	}
-	f->bpf_lsm = find_funcs(btf, f) && bpf_lsm_active();
-	f->persistent_flag =
-	    enum_has(btf, "dentry_flags", "DCACHE_PERSISTENT", &f->persistent_value);
-	btf__free(btf);
+	btf = btf_scan_open("/sys/kernel/btf/vmlinux", NULL, &f->btf_err);
+	if (btf)
+		f->btf_err = find_names(btf, f);
+	btf_scan_free(btf);
 }
 
 static bool hook_present(const struct pdt_facts *f, const char *func)

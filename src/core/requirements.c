@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -66,6 +67,8 @@ static const char *errno_name(int err)
 		return "EACCES";
 	case 22:
 		return "EINVAL";
+	case 71:
+		return "EPROTO";
 	case 95:
 		return "EOPNOTSUPP";
 	case 524:
@@ -76,7 +79,14 @@ static const char *errno_name(int err)
 
 static void eval_btf(const struct pdt_facts *f, struct pdt_verdict *v)
 {
-	if (f->btf_err) {
+	if (f->btf_err == -EPROTO) {
+		/* Read, but a layout or a kind newer than this pdtrace: no answer is sure. */
+		add_row(v, "kernel BTF", PDT_ST_FAIL, true,
+			"/sys/kernel/btf/vmlinux is BTF this pdtrace cannot walk (EPROTO)");
+		add_problem(
+		    v, "cannot read the kernel's BTF (/sys/kernel/btf/vmlinux: EPROTO): a "
+		       "BTF kind or layout newer than this pdtrace; a newer pdtrace is needed");
+	} else if (f->btf_err) {
 		add_row(v, "kernel BTF", PDT_ST_MISSING, true,
 			"no /sys/kernel/btf/vmlinux (%s): CONFIG_DEBUG_INFO_BTF is needed",
 			errno_name(-f->btf_err));

@@ -182,6 +182,27 @@ static void test_no_btf_skips_function_checks(void **state)
 	    "CONFIG_DEBUG_INFO_BTF, or no sysfs mounted here");
 }
 
+/* BTF there but not walkable (a kind newer than pdtrace): a failure, not "no BTF". */
+static void test_unreadable_btf_is_no_missing_config(void **state)
+{
+	struct pdt_facts f;
+	struct pdt_verdict v;
+
+	(void)state;
+	good_facts(&f);
+	f.btf_err = -71; /* EPROTO */
+	f.attach_tried = false;
+	pdt_evaluate(&f, &v);
+	assert_false(v.can_trace);
+	assert_int_equal(row(&v, "kernel BTF")->status, PDT_ST_FAIL);
+	assert_null(strstr(row(&v, "kernel BTF")->detail, "CONFIG_DEBUG_INFO_BTF"));
+	assert_int_equal(row(&v, "d_make_persistent()")->status, PDT_ST_SKIPPED);
+	assert_int_equal(v.nproblems, 1);
+	assert_string_equal(
+	    v.problems[0], "cannot read the kernel's BTF (/sys/kernel/btf/vmlinux: EPROTO): a "
+			   "BTF kind or layout newer than this pdtrace; a newer pdtrace is needed");
+}
+
 static void test_attach_other_error(void **state)
 {
 	struct pdt_facts f;
@@ -208,6 +229,7 @@ int main(void)
 		cmocka_unit_test(test_unprivileged),
 		cmocka_unit_test(test_sys_admin_is_enough),
 		cmocka_unit_test(test_no_btf_skips_function_checks),
+		cmocka_unit_test(test_unreadable_btf_is_no_missing_config),
 		cmocka_unit_test(test_attach_other_error),
 	};
 

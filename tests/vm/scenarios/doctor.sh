@@ -2,6 +2,7 @@
 # kernel has /proc/config.gz (make kernel's does, Debian's does not), doctor reads it and
 # finds every option of its table set, and doctor --config on it agrees.
 # timeout: 60
+# modules: configfs
 . /lib.sh
 $PDTRACE doctor >/tmp/doctor.out 2>&1
 rc=$?
@@ -18,11 +19,15 @@ if [ "$(uname -m)" = x86_64 ]; then
 else
 	expect_grep '^stack cache  *absent .*the kernel unwinds every creation stack' /tmp/doctor.out "no stack cache off x86-64"
 fi
-# configfs_rmdir() is in configfs's BTF where configfs is a module, in the kernel's where
-# it is built in.
-if grep -qw configfs /proc/filesystems && ! grep -q '^configfs ' /proc/modules; then
+# configfs_rmdir() is in configfs's BTF where configfs is a module (split BTF, names in
+# its own strings and vmlinux's), in the kernel's where it is built in.
+if grep -q '^configfs ' /proc/modules; then
+	expect_grep '^hook configfs_rmdir()  *ok ' /tmp/doctor.out "configfs a module: its hook found in its BTF"
+else
 	expect_grep '^hook configfs_rmdir()  *ok ' /tmp/doctor.out "configfs built in: its hook found in the kernel's BTF"
 fi
+expect_grep '^DCACHE_PERSISTENT  *ok  *enum dentry_flags = 0x[0-9a-f]*[1-9a-f][0-9a-f]*$' /tmp/doctor.out \
+	"DCACHE_PERSISTENT's value read from BTF"
 if [ -e /proc/config.gz ]; then
 	expect_grep '^kernel configuration: /proc/config.gz$' /tmp/doctor.out "doctor reads /proc/config.gz"
 	expect_no_grep '^CONFIG_[A-Z0-9_]*  *\(MISSING\|absent\) ' /tmp/doctor.out "every option of doctor's table is set"
