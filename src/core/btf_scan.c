@@ -212,28 +212,24 @@ static int name_cmp(const void *name, const void *w)
 /* w's enumerator in enum (or enum64) t, and its value, if t has it. */
 static void find_member(const struct btf_scan *s, const struct btf_type *t, struct btf_want *w)
 {
+	const struct btf_enum64 *e64 = (const void *)(t + 1);
+	const struct btf_enum *e = (const void *)(t + 1);
+	bool wide = BTF_INFO_KIND(t->info) == BTF_KIND_ENUM64;
 	uint32_t i, vlen = BTF_INFO_VLEN(t->info);
 	const char *name;
 
 	for (i = 0; i < vlen; i++) {
-		if (BTF_INFO_KIND(t->info) == BTF_KIND_ENUM) {
-			const struct btf_enum *e = (const void *)(t + 1);
-
-			name = name_at(s, e[i].name_off);
+		name = name_at(s, wide ? e64[i].name_off : e[i].name_off);
+		if (!name || strcmp(name, w->member))
+			continue;
+		if (wide)
+			w->value = (long long)((uint64_t)e64[i].val_hi32 << 32 | e64[i].val_lo32);
+		else /* kflag: a signed enum */
 			w->value = BTF_INFO_KFLAG(t->info) ? (long long)e[i].val
 							   : (long long)(uint32_t)e[i].val;
-		} else {
-			const struct btf_enum64 *e = (const void *)(t + 1);
-
-			name = name_at(s, e[i].name_off);
-			w->value = (long long)((uint64_t)e[i].val_hi32 << 32 | e[i].val_lo32);
-		}
-		if (name && !strcmp(name, w->member)) {
-			w->found = true;
-			return;
-		}
+		w->found = true;
+		return;
 	}
-	w->value = 0;
 }
 
 /*
@@ -291,6 +287,7 @@ int btf_scan_find(const struct btf_scan *s, struct btf_want *want, size_t n)
 	}
 	for (i = 0; i < n; i++) {
 		want[i].found = false;
+		want[i].value = 0;
 		sorted[i] = &want[i];
 		h = head_hash(want[i].name);
 		heads[h / 64] |= 1ULL << (h % 64);
