@@ -614,14 +614,24 @@ static __always_inline void add_caller(struct pt_regs *ctx, struct pdt_event_ful
 }
 #endif
 
-static __always_inline void add_stack(void *ctx, struct pdt_event_full *e)
+/*
+ * The kernel stack of the hooked function's caller into e. memo: where the stack cache
+ * may leave a memo's frames uncopied (stack_scratch(), kstack.bpf.h), or NULL.
+ */
+static __always_inline void add_stack_memo(void *ctx, struct pdt_event_full *e, u32 *memo)
 {
-	long n = sc_on() ? sc_stack(ctx, e) : bpf_get_stack(ctx, e->stack, sizeof(e->stack), 0);
+	long n =
+	    sc_on() ? sc_stack(ctx, e, memo) : bpf_get_stack(ctx, e->stack, sizeof(e->stack), 0);
 
 	e->nstack = n > 0 ? n / sizeof(e->stack[0]) : 0;
 #if defined(__TARGET_ARCH_arm64) && defined(PDT_KPROBE_CTX)
 	add_caller(ctx, e);
 #endif
+}
+
+static __always_inline void add_stack(void *ctx, struct pdt_event_full *e)
+{
+	add_stack_memo(ctx, e, NULL);
 }
 
 /*

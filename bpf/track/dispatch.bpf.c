@@ -31,14 +31,6 @@ static __always_inline u64 hook_id(struct pt_regs *ctx)
 }
 
 #ifdef PDT_STACK_FLOOR
-/* The floor's stacks go here, as an event's would. */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, u32);
-	__type(value, struct pdt_event_full);
-} floor_event SEC(".maps");
-
 /*
  * The floor of keeping creation stacks (make stack-floor): the marks that tell a user's
  * create from the kernel's, and the kernel stack of each entry the kernel makes, taken
@@ -47,9 +39,7 @@ struct {
  */
 static __always_inline int stack_floor(struct pt_regs *ctx, u64 hook, void *a1, void *a2)
 {
-	struct pdt_event_full *e;
 	struct pdt_task_state *t;
-	u32 zero = 0;
 
 	if (hook == PDT_HK_CREATE)
 		return mark(a2);
@@ -60,9 +50,7 @@ static __always_inline int stack_floor(struct pt_regs *ctx, u64 hook, void *a1, 
 	t = task_state(false);
 	if (origin_of(t, as_dentry(a1)) == PDT_ORIGIN_USER)
 		return 0;
-	e = bpf_map_lookup_elem(&floor_event, &zero);
-	if (e)
-		add_stack(ctx, e);
+	stack_scratch(ctx);
 	return 0;
 }
 #endif

@@ -45,7 +45,8 @@ static __always_inline bool removal_defer(void *ctx, struct pdt_task_state *t)
 static __always_inline int removal_enter(void *ctx, void *root)
 {
 	struct pdt_task_state *t = task_state(true);
-	struct pdt_event_full *e, *s;
+	struct pdt_event_full *e;
+	struct pdt_kscratch *s;
 
 	if (!t || t->removal_depth++)
 		return 0;
@@ -59,7 +60,7 @@ static __always_inline int removal_enter(void *ctx, void *root)
 	e = emit_full_nostack(PDT_EV_REMOVAL, as_dentry(root));
 	if (!e)
 		return 0;
-	stack_copy(e, s);
+	kscratch_copy(e, s);
 	submit(e);
 	return 0;
 }
@@ -102,13 +103,16 @@ int pdt_removal_send(struct pdt_task_state *t, u32 ks, const struct pdt_event_fu
 __noinline int pdt_removal_flush(struct pt_regs *ctx, struct pdt_task_state *t)
 {
 	struct pdt_event_full *s = NULL;
+	struct pdt_kscratch *k;
 	u32 ks, zero = 0;
 
 	if (!t || !t->removal_depth || !(ks = t->removal_kstack))
 		return 0;
 	t->removal_kstack = 0;
-	if (ks == PDT_KSTACK_LAZY && (s = bpf_map_lookup_elem(&kscratch, &zero)))
+	if (ks == PDT_KSTACK_LAZY && (k = bpf_map_lookup_elem(&kscratch, &zero))) {
+		s = &k->e;
 		sc_fill_above(ctx, t->removal_regs, s);
+	}
 	return pdt_removal_send(t, ks, s);
 }
 #endif

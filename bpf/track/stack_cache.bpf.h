@@ -281,6 +281,7 @@ u64 pdt_sc_step(u64 ip);
 #define SC_D_MAX 0x7fffffffffffffffll
 #define PDT_SC_PATHS PDT_HOOK_IPS /* per CPU, one per hooked function */
 #define PDT_SC_READS 32		  /* words a memo keeps (a frame reads one or two) */
+#define PDT_SC_VREADS 4		  /* of them, with a value that moves (bp's) */
 
 struct pdt_sc_path {
 	u64 ip;	 /* the hooked function's */
@@ -317,15 +318,22 @@ struct pdt_sc_path {
 	 * of words loaded into bp and not used among them: within the stack, for a move,
 	 * they keep every moved place there. Each kept word, as the check wants it,
 	 * without a branch: the word at m_addr plus the stack pointer's part m_amask (all
-	 * ones when its place moves: an offset from m_sp) equals m_val plus the move's
-	 * part m_vmask (all ones for a value taken as moving). m_addr is kept less
+	 * ones when its place moves: an offset from m_sp) equals m_val. m_addr is kept less
 	 * SC_LOAD_OFF: the check's load takes it as it is.
 	 */
 	s64 w_lo, w_hi, m_lo, m_hi;
 	u64 m_addr[PDT_SC_READS];
 	u64 m_val[PDT_SC_READS];
 	u64 m_amask[PDT_SC_READS];
-	u64 m_vmask[PDT_SC_READS];
+	/*
+	 * The few words whose value is taken as moving (bp loaded and used, pointing into
+	 * the moved stack), kept apart: the same check, the value plus the move. The
+	 * others, a return address each frame, then cost the check no mask and add.
+	 */
+	u32 w_vreads, m_vreads;
+	u64 m_vaddr[PDT_SC_VREADS];
+	u64 m_vval[PDT_SC_VREADS];
+	u64 m_vamask[PDT_SC_VREADS];
 };
 
 PDT_MAP_DECL struct {
@@ -361,18 +369,25 @@ __noinline u32 pdt_sc_path_slot(u64 ip)
 u32 pdt_sc_path_slot(u64 ip);
 #endif
 
-/* This CPU's path of hooked function ip. */
+/* This CPU's path of hooked function ip (*key: its index). */
+static __always_inline struct pdt_sc_path *sc_path_at(u64 ip, u32 *key)
+{
+	*key = pdt_sc_path_slot(ip) & (PDT_SC_PATHS - 1);
+	return bpf_map_lookup_elem(&sc_paths, key);
+}
+
 static __always_inline struct pdt_sc_path *sc_path(u64 ip)
 {
-	u32 k = pdt_sc_path_slot(ip) & (PDT_SC_PATHS - 1);
+	u32 k;
 
-	return bpf_map_lookup_elem(&sc_paths, &k);
+	return sc_path_at(ip, &k);
 }
 
 /*
  * The path that gave e, when e is its memo's stack (the last taken from that function
  * on this CPU): kstack.bpf.h keeps the stack's id there (sc_memo_kstack_keep()), and
- * finds it again without hashing the stack (sc_memo_kstack()).
+ * finds it again, from a memo left in its path, without hashing the stack or copying
+ * it (sc_memo_kstack()).
  */
 static __always_inline struct pdt_sc_path *sc_memo_of(const struct pdt_event_full *e)
 {
@@ -383,11 +398,49 @@ static __always_inline struct pdt_sc_path *sc_memo_of(const struct pdt_event_ful
 	return NULL;
 }
 
-static __always_inline u32 sc_memo_kstack(const struct pdt_event_full *e)
+/*
+ * A memo left where it is (see pdt_sc_walk()): memo is 1 + its path's index, 0 for
+ * none. The stack's id in kstack.bpf.h's table, 0 when not known yet.
+ */
+static __always_inline u32 sc_memo_kstack(u32 memo)
 {
-	struct pdt_sc_path *pa = sc_memo_of(e);
+	u32 k = memo - 1;
+	struct pdt_sc_path *pa = memo ? bpf_map_lookup_elem(&sc_paths, &k) : NULL;
 
 	return pa ? pa->m_kstack : 0;
+}
+
+/*
+ * Its frames into e, whose first frame the walk wrote, when they are still to be copied
+ * (*memo not 0). Global: its callers are on paths the verifier walks many times.
+ */
+#ifdef PDT_MAPS_OWNER
+__noinline int pdt_sc_memo_copy(struct pdt_event_full *e, u32 *memo)
+{
+	struct pdt_sc_path *pa;
+	u32 k;
+
+	if (!e || !memo || !*memo)
+		return 0;
+	k = *memo - 1;
+	*memo = 0;
+	pa = bpf_map_lookup_elem(&sc_paths, &k);
+	if (!pa) { /* never: the walk found it */
+		e->nstack = 0;
+		return 0;
+	}
+	__builtin_memcpy(&e->stack[1], pa->ret, sizeof(e->stack) - sizeof(e->stack[0]));
+	e->stack[PDT_STACK_DEPTH - 1] = pa->m_last;
+	return 0;
+}
+#else
+int pdt_sc_memo_copy(struct pdt_event_full *e, u32 *memo);
+#endif
+
+static __always_inline void sc_memo_copy(struct pdt_event_full *e, u32 *memo)
+{
+	if (*memo)
+		pdt_sc_memo_copy(e, memo);
 }
 
 static __always_inline void sc_memo_kstack_keep(const struct pdt_event_full *e, u32 id)
@@ -428,7 +481,9 @@ struct sc_walk {
 	struct sc_regs r;
 	struct pdt_sc_path *pa;
 	struct pdt_event_full *e;
-	int n; /* frames in e: set where the unwind ends, 0 on a miss */
+	u32 *memo; /* where the memo may be left, uncopied (NULL: copy it) */
+	u32 key;   /* pa's index */
+	int n;	   /* frames in e: set where the unwind ends, 0 on a miss */
 	bool kept;
 };
 
@@ -464,10 +519,10 @@ __noinline int pdt_sc_span(struct pdt_sc_path *pa, u64 addr, u64 rel)
 
 /*
  * Keep word v at addr in the memo of the unwind under way: its place as an offset from
- * the start's stack pointer (pa->m_sp) when rel, its value as moving when vrel (each 0
- * or 1). Without branches, which the verifier would follow at each caller.
+ * the start's stack pointer (pa->m_sp) when rel (0 or 1). Without branches, which the
+ * verifier would follow at each caller.
  */
-static __always_inline void sc_rec(struct pdt_sc_path *pa, u64 addr, u64 v, u64 rel, u64 vrel)
+static __always_inline void sc_rec(struct pdt_sc_path *pa, u64 addr, u64 v, u64 rel)
 {
 	u32 k = pa->w_reads;
 
@@ -475,9 +530,21 @@ static __always_inline void sc_rec(struct pdt_sc_path *pa, u64 addr, u64 v, u64 
 		pa->m_addr[k] = addr - SC_LOAD_OFF - (-rel & pa->m_sp);
 		pa->m_val[k] = v;
 		pa->m_amask[k] = -rel;
-		pa->m_vmask[k] = -vrel;
 	}
 	pa->w_reads = k + 1;
+}
+
+/* The same for a word whose value is taken as moving (past PDT_SC_VREADS: no memo). */
+static __always_inline void sc_rec_moved(struct pdt_sc_path *pa, u64 addr, u64 v, u64 rel)
+{
+	u32 k = pa->w_vreads;
+
+	if (k < PDT_SC_VREADS) {
+		pa->m_vaddr[k] = addr - SC_LOAD_OFF - (-rel & pa->m_sp);
+		pa->m_vval[k] = v;
+		pa->m_vamask[k] = -rel;
+	}
+	pa->w_vreads = k + 1;
 }
 
 /* The word at addr (sc_word()), kept in the memo of pa, the unwind's path. */
@@ -487,7 +554,7 @@ static __always_inline bool sc_read(struct sc_regs *c, struct pdt_sc_path *pa, u
 	if (!sc_word(addr, c->w[2], c->w[3], v))
 		return false;
 	pdt_sc_span(pa, addr, rel);
-	sc_rec(pa, addr, *v, rel, 0);
+	sc_rec(pa, addr, *v, rel);
 	return true;
 }
 
@@ -503,7 +570,10 @@ static __always_inline bool sc_read(struct sc_regs *c, struct pdt_sc_path *pa, u
 static __always_inline void sc_bp_use(const struct sc_regs *c, struct pdt_sc_path *pa)
 {
 	if (pa->w_bp_from == SC_BP_PENDING) {
-		sc_rec(pa, pa->w_bp_addr, pa->w_bp_val, pa->w_bp_arel, pa->w_bp_rel); /* spanned */
+		if (pa->w_bp_rel) /* spanned */
+			sc_rec_moved(pa, pa->w_bp_addr, pa->w_bp_val, pa->w_bp_arel);
+		else
+			sc_rec(pa, pa->w_bp_addr, pa->w_bp_val, pa->w_bp_arel);
 		pa->w_bp_from = SC_BP_KEPT;
 	} else if (pa->w_bp_from == SC_BP_REGS) {
 		pa->w_bp_used = 1;
@@ -612,15 +682,15 @@ static int sc_walk_frame(u32 j, struct sc_walk *c)
  * pointer r->w[0] (a moved word's place is an offset from it) on the memo's task stack?
  * The moved places are on that stack when their span is; the others are where they
  * were. Unrolled, in a global function (the verifier checks it once): each word costs
- * its four loads from the memo, the load from the stack, two masks and a compare; a
- * loop's counter, bound and spills cost half as much again.
+ * its three loads from the memo, the load from the stack, a mask and a compare; a
+ * loop's counter, bound and spills cost half as much again. The words whose value
+ * moves first: there are few, and the rest ends at the count.
  */
 #define SC_SAME(i)                                                                                 \
 	do {                                                                                       \
 		if ((i) >= m)                                                                      \
 			return true;                                                               \
-		if (sc_load_at(pa->m_addr[i] + (sp & pa->m_amask[i])) !=                           \
-		    pa->m_val[i] + (d & pa->m_vmask[i]))                                           \
+		if (sc_load_at(pa->m_addr[i] + (sp & pa->m_amask[i])) != pa->m_val[i])             \
 			return false;                                                              \
 	} while (0)
 #define SC_SAME8(i)                                                                                \
@@ -635,16 +705,23 @@ static int sc_walk_frame(u32 j, struct sc_walk *c)
 
 __noinline bool pdt_sc_memo_same(const struct pdt_sc_path *pa, const struct sc_regs *r)
 {
+	u32 m, mv, i;
 	u64 sp, d;
-	u32 m;
 
 	if (!pa || !r)
 		return false;
 	m = pa->m_reads;
+	mv = pa->m_vreads;
 	sp = r->w[0];
 	d = sp - pa->m_sp;
-	if (m > PDT_SC_READS || sp + pa->m_lo < r->w[2] || sp + pa->m_hi + 8 > r->w[3])
+	if (m > PDT_SC_READS || mv > PDT_SC_VREADS || sp + pa->m_lo < r->w[2] ||
+	    sp + pa->m_hi + 8 > r->w[3])
 		return false;
+#pragma unroll
+	for (i = 0; i < PDT_SC_VREADS; i++)
+		if (i < mv &&
+		    sc_load_at(pa->m_vaddr[i] + (sp & pa->m_vamask[i])) != pa->m_vval[i] + d)
+			return false;
 	SC_SAME8(0);
 	SC_SAME8(8);
 	SC_SAME8(16);
@@ -652,7 +729,12 @@ __noinline bool pdt_sc_memo_same(const struct pdt_sc_path *pa, const struct sc_r
 	return true;
 }
 
-/* The memo's stack into e when the unwind from (ip, sp, bp) is its own: its frames, or 0. */
+/*
+ * The memo's stack into e when the unwind from (ip, sp, bp) is its own: its frames, or
+ * 0. Or, where c->memo is given, its path's index there: the frames stay in the path
+ * until they are wanted (sc_memo_copy()), and a kernel-made entry that is then elided
+ * with the id the memo keeps never copies them.
+ */
 static __always_inline int sc_memo(struct sc_walk *c, u64 ip, u64 sp, u64 bp)
 {
 	struct pdt_sc_path *pa = c->pa;
@@ -667,10 +749,14 @@ static __always_inline int sc_memo(struct sc_walk *c, u64 ip, u64 sp, u64 bp)
 	if (!pdt_sc_memo_same(pa, &c->r))
 		return 0;
 	e->stack[0] = ip;
-	__builtin_memcpy(&e->stack[1], pa->ret, sizeof(e->stack) - sizeof(e->stack[0]));
-	e->stack[PDT_STACK_DEPTH - 1] = pa->m_last;
 	pa->m_fresh = 1;
 	sc_bump(PDT_SC_SAME);
+	if (c->memo) {
+		*c->memo = c->key + 1;
+		return n;
+	}
+	__builtin_memcpy(&e->stack[1], pa->ret, sizeof(e->stack) - sizeof(e->stack[0]));
+	e->stack[PDT_STACK_DEPTH - 1] = pa->m_last;
 	return n;
 }
 
@@ -683,18 +769,19 @@ static __always_inline int sc_memo(struct sc_walk *c, u64 ip, u64 sp, u64 bp)
  * checked it at each. A frame a bpf_loop() callback, which the verifier inlines and
  * checks once: unrolled, the 23 frames were a fifth of what it checks at start.
  */
-__noinline int pdt_sc_walk(u64 ip, u64 sp, u64 bp, struct pdt_event_full *e)
+__noinline int pdt_sc_walk(u64 ip, u64 sp, u64 bp, struct pdt_event_full *e, u32 *memo)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct sc_walk c = {
 		.r.w = { sp, bp, (u64)task->stack, (u64)task->stack + PDT_SC_STACK_SIZE },
 		.kept = true,
 		.e = e,
+		.memo = memo,
 	};
 	u32 gen = *(volatile u32 *)&pdt_sc_gen;
 	int n;
 
-	c.pa = sc_path(ip);
+	c.pa = sc_path_at(ip, &c.key);
 	if (!e || !c.pa)
 		return 0;
 	if (c.pa->ip != ip || c.pa->gen != gen) {
@@ -712,6 +799,7 @@ __noinline int pdt_sc_walk(u64 ip, u64 sp, u64 bp, struct pdt_event_full *e)
 	c.pa->m_fresh = 0;
 	c.pa->m_kstack = 0;
 	c.pa->w_reads = 0;
+	c.pa->w_vreads = 0;
 	c.pa->w_no_memo = 0;
 	c.pa->w_bp_from = SC_BP_REGS;
 	c.pa->w_bp_used = 0;
@@ -730,7 +818,7 @@ __noinline int pdt_sc_walk(u64 ip, u64 sp, u64 bp, struct pdt_event_full *e)
 	if (c.n && c.kept)
 		sc_bump(PDT_SC_PATH);
 	if (c.n >= 2 && c.n <= PDT_STACK_DEPTH && !c.pa->w_no_memo &&
-	    c.pa->w_reads <= PDT_SC_READS) {
+	    c.pa->w_reads <= PDT_SC_READS && c.pa->w_vreads <= PDT_SC_VREADS) {
 		c.pa->m_dhi = c.pa->w_dhi;
 		c.pa->m_lo = c.pa->w_lo;
 		c.pa->m_hi = c.pa->w_hi;
@@ -739,6 +827,7 @@ __noinline int pdt_sc_walk(u64 ip, u64 sp, u64 bp, struct pdt_event_full *e)
 		c.pa->m_base = c.r.w[2];
 		c.pa->m_last = e->stack[PDT_STACK_DEPTH - 1];
 		c.pa->m_reads = c.pa->w_reads;
+		c.pa->m_vreads = c.pa->w_vreads;
 		c.pa->m_frames = c.n;
 		c.pa->m_fresh = 1;
 	}
@@ -758,7 +847,7 @@ __noinline int pdt_sc_forget(u64 ip)
 	return 0;
 }
 #else
-int pdt_sc_walk(u64 ip, u64 sp, u64 bp, struct pdt_event_full *e);
+int pdt_sc_walk(u64 ip, u64 sp, u64 bp, struct pdt_event_full *e, u32 *memo);
 int pdt_sc_forget(u64 ip);
 #endif
 
@@ -853,10 +942,13 @@ bool pdt_sc_tail(const struct pdt_scratch *s, long n, const struct pdt_event_ful
 #ifdef PDT_KPROBE_CTX
 #define PDT_SC_ON 1
 
-/* The stack the walk from entry registers r (ip, sp, bp) gives, into e: true on a hit. */
-static __always_inline bool sc_walk_regs(const u64 *r, struct pdt_event_full *e)
+/*
+ * The stack the walk from entry registers r (ip, sp, bp) gives, into e: true on a hit.
+ * memo: see sc_memo() (NULL: copied).
+ */
+static __always_inline bool sc_walk_regs(const u64 *r, struct pdt_event_full *e, u32 *memo)
 {
-	int n = pdt_sc_walk(r[0], r[1], r[2], e);
+	int n = pdt_sc_walk(r[0], r[1], r[2], e, memo);
 
 	e->nstack = n >= 2 && n <= PDT_STACK_DEPTH ? n : 0;
 	return e->nstack;
@@ -883,7 +975,7 @@ static __always_inline long sc_kernel_unwind(void *ctx, void *buf, u32 size)
  * when they differ (a bug here): the memo of ip's path goes.
  */
 static __always_inline bool sc_checked(struct pt_regs *ctx, struct pdt_event_full *e, u64 ip,
-				       bool tail)
+				       bool tail, u32 *memo)
 {
 	struct pdt_scratch *s;
 	u32 zero = 0;
@@ -891,6 +983,8 @@ static __always_inline bool sc_checked(struct pt_regs *ctx, struct pdt_event_ful
 
 	if (__sync_fetch_and_add(&pdt_sc_stats[PDT_SC_HIT], 1) % (pdt_sc_check_every ?: 1))
 		return true;
+	if (memo)
+		sc_memo_copy(e, memo);
 	/* The per-CPU scratch: preemption is off in a kprobe.multi program. */
 	s = bpf_map_lookup_elem(&scratch, &zero);
 	if (!s)
@@ -905,16 +999,19 @@ static __always_inline bool sc_checked(struct pt_regs *ctx, struct pdt_event_ful
 	return false;
 }
 
-/* Fill e's stack from the kept steps: true when it did (and its check agreed). */
-static __always_inline bool sc_fill(struct pt_regs *ctx, struct pdt_event_full *e)
+/*
+ * Fill e's stack from the kept steps: true when it did (and its check agreed). memo:
+ * see sc_memo() (NULL: copied).
+ */
+static __always_inline bool sc_fill(struct pt_regs *ctx, struct pdt_event_full *e, u32 *memo)
 {
 	u64 r[3] = { PT_REGS_IP(ctx), PT_REGS_SP(ctx), PT_REGS_FP(ctx) };
 
-	if (!sc_walk_regs(r, e)) {
+	if (!sc_walk_regs(r, e, memo)) {
 		sc_bump(PDT_SC_MISS);
 		return false;
 	}
-	return sc_checked(ctx, e, r[0], false);
+	return sc_checked(ctx, e, r[0], false, memo);
 }
 
 /*
@@ -931,16 +1028,16 @@ static __always_inline bool sc_fill_above(struct pt_regs *ctx, const u64 *r,
 	u32 zero = 0;
 	struct pdt_scratch *s;
 
-	if (!sc_walk_regs(r, e)) {
+	if (!sc_walk_regs(r, e, NULL)) {
 		sc_bump(PDT_SC_MISS);
 		s = bpf_map_lookup_elem(&scratch, &zero);
 		if (!s)
 			return false;
 		sc_kernel_unwind(ctx, s->buf, PDT_STACK_DEPTH * sizeof(u64));
-		if (!sc_walk_regs(r, e))
+		if (!sc_walk_regs(r, e, NULL))
 			return false;
 	}
-	if (sc_checked(ctx, e, r[0], true))
+	if (sc_checked(ctx, e, r[0], true, NULL))
 		return true;
 	e->nstack = 0;
 	return false;
@@ -948,11 +1045,12 @@ static __always_inline bool sc_fill_above(struct pt_regs *ctx, const u64 *r,
 
 /*
  * The event's kernel stack when the cache is on: from the kept steps, else unwound by
- * the kernel (and learned). Bytes, as bpf_get_stack() returns them.
+ * the kernel (and learned). Bytes, as bpf_get_stack() returns them. memo: see sc_memo()
+ * (NULL: copied).
  */
-static __always_inline long sc_stack(struct pt_regs *ctx, struct pdt_event_full *e)
+static __always_inline long sc_stack(struct pt_regs *ctx, struct pdt_event_full *e, u32 *memo)
 {
-	if (sc_fill(ctx, e))
+	if (sc_fill(ctx, e, memo))
 		return e->nstack * sizeof(e->stack[0]);
 	return sc_kernel_unwind(ctx, e->stack, sizeof(e->stack));
 }
@@ -965,9 +1063,13 @@ static __always_inline bool sc_on(void)
 #endif /* __TARGET_ARCH_x86 */
 
 #ifndef __TARGET_ARCH_x86
-static __always_inline u32 sc_memo_kstack(const struct pdt_event_full *e)
+static __always_inline u32 sc_memo_kstack(u32 memo)
 {
 	return 0;
+}
+
+static __always_inline void sc_memo_copy(struct pdt_event_full *e, u32 *memo)
+{
 }
 
 static __always_inline void sc_memo_kstack_keep(const struct pdt_event_full *e, u32 id)
@@ -982,7 +1084,7 @@ static __always_inline bool sc_on(void)
 	return false;
 }
 
-static __always_inline long sc_stack(void *ctx, struct pdt_event_full *e)
+static __always_inline long sc_stack(void *ctx, struct pdt_event_full *e, u32 *memo)
 {
 	return 0;
 }
