@@ -771,9 +771,9 @@ static __always_inline int sc_memo(struct sc_walk *c, u64 ip, u64 sp, u64 bp)
  */
 __noinline int pdt_sc_walk(u64 ip, u64 sp, u64 bp, struct pdt_event_full *e, u32 *memo)
 {
-	struct task_struct *task = bpf_get_current_task_btf();
+	u64 base = (u64)bpf_get_current_task_btf()->stack; /* one load */
 	struct sc_walk c = {
-		.r.w = { sp, bp, (u64)task->stack, (u64)task->stack + PDT_SC_STACK_SIZE },
+		.r.w = { sp, bp, base, base + PDT_SC_STACK_SIZE },
 		.kept = true,
 		.e = e,
 		.memo = memo,
@@ -981,7 +981,8 @@ static __always_inline bool sc_checked(struct pt_regs *ctx, struct pdt_event_ful
 	u32 zero = 0;
 	long n;
 
-	if (__sync_fetch_and_add(&pdt_sc_stats[PDT_SC_HIT], 1) % (pdt_sc_check_every ?: 1))
+	/* pdt_sc_check_every is 1 or PDT_SC_CHECK_EVERY, a power of two: a mask, not a division. */
+	if (__sync_fetch_and_add(&pdt_sc_stats[PDT_SC_HIT], 1) & ((pdt_sc_check_every ?: 1) - 1))
 		return true;
 	if (memo)
 		sc_memo_copy(e, memo);
