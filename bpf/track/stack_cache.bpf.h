@@ -518,33 +518,34 @@ __noinline int pdt_sc_span(struct pdt_sc_path *pa, u64 addr, u64 rel)
 }
 
 /*
- * Keep word v at addr in the memo of the unwind under way: its place as an offset from
- * the start's stack pointer (pa->m_sp) when rel (0 or 1). Without branches, which the
- * verifier would follow at each caller.
+ * Keep word v at addr as the k-th of a memo's words (places, values, masks: n of each):
+ * its place as an offset from the start's stack pointer sp when rel (0 or 1). Without
+ * branches, which the verifier would follow at each caller.
  */
+static __always_inline void sc_keep(u64 *places, u64 *values, u64 *masks, u32 k, u32 n, u64 sp,
+				    u64 addr, u64 v, u64 rel)
+{
+	if (k < n) {
+		places[k] = addr - SC_LOAD_OFF - (-rel & sp);
+		values[k] = v;
+		masks[k] = -rel;
+	}
+}
+
+/* Keep word v at addr in the memo of the unwind under way (see sc_keep()). */
 static __always_inline void sc_rec(struct pdt_sc_path *pa, u64 addr, u64 v, u64 rel)
 {
-	u32 k = pa->w_reads;
-
-	if (k < PDT_SC_READS) {
-		pa->m_addr[k] = addr - SC_LOAD_OFF - (-rel & pa->m_sp);
-		pa->m_val[k] = v;
-		pa->m_amask[k] = -rel;
-	}
-	pa->w_reads = k + 1;
+	sc_keep(pa->m_addr, pa->m_val, pa->m_amask, pa->w_reads, PDT_SC_READS, pa->m_sp, addr, v,
+		rel);
+	pa->w_reads++;
 }
 
 /* The same for a word whose value is taken as moving (past PDT_SC_VREADS: no memo). */
 static __always_inline void sc_rec_moved(struct pdt_sc_path *pa, u64 addr, u64 v, u64 rel)
 {
-	u32 k = pa->w_vreads;
-
-	if (k < PDT_SC_VREADS) {
-		pa->m_vaddr[k] = addr - SC_LOAD_OFF - (-rel & pa->m_sp);
-		pa->m_vval[k] = v;
-		pa->m_vamask[k] = -rel;
-	}
-	pa->w_vreads = k + 1;
+	sc_keep(pa->m_vaddr, pa->m_vval, pa->m_vamask, pa->w_vreads, PDT_SC_VREADS, pa->m_sp, addr,
+		v, rel);
+	pa->w_vreads++;
 }
 
 /* The word at addr (sc_word()), kept in the memo of pa, the unwind's path. */
