@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#include <sys/syscall.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
@@ -97,6 +99,8 @@ static bool hook_present(const struct pdt_facts *f, const struct pdt_hook *h)
 	return f->funcs[h - pdt_hooks] == PDT_FUNC_PRESENT && !omitted(h->func);
 }
 
+#define PDT_KPROBE_SESSION 56 /* BPF_TRACE_KPROBE_SESSION: 6.10+, after Debian 12's uapi */
+
 /* The stack cache's learning (bpf/track/stack_cache.bpf.c, x86-64 only). */
 static bool stack_cache_prog(const struct bpf_program *prog)
 {
@@ -131,7 +135,7 @@ static void select_programs(struct pdt_tracker *t, const struct pdt_facts *f,
 			ok = t->use_lsm && h && hook_present(f, h);
 		} else if (prog == t->skel->progs.pdt_walk) {
 			ok = !o->no_self_check; /* an iterator: run at stop, never attached */
-		} else if (prog == t->skel->progs.pdt_enter || prog == t->skel->progs.pdt_return ||
+		} else if (prog == t->skel->progs.pdt_enter || prog == t->skel->progs.pdt_bracket ||
 			   prog == t->skel->progs.pdt_resolve) {
 			ok = true;
 		} else if (stack_cache_prog(prog)) {
@@ -146,6 +150,7 @@ static void select_programs(struct pdt_tracker *t, const struct pdt_facts *f,
 		}
 		bpf_program__set_autoload(prog, ok);
 	}
+	bpf_program__set_expected_attach_type(t->skel->progs.pdt_bracket, PDT_KPROBE_SESSION);
 	t->facts = *f;
 }
 
@@ -163,10 +168,10 @@ static const char *load_error(int err, char *buf, size_t n)
 	return buf;
 }
 
-/* A hook of the dispatcher at entry, or at return. */
-static bool dispatched(const struct pdt_tracker *t, const struct pdt_hook *h, bool at_return)
+/* A function of the entry dispatcher's link, or (brackets) of the brackets' session link. */
+static bool dispatched(const struct pdt_tracker *t, const struct pdt_hook *h, bool brackets)
 {
-	return h->id && (!at_return || h->at_return) && hook_present(&t->facts, h) &&
+	return h->id && h->bracket == brackets && hook_present(&t->facts, h) &&
 	       !(h->lsm && t->use_lsm);
 }
 
@@ -185,7 +190,7 @@ static void resolve_names(struct pdt_tracker *t)
 	__u32 i, n = 0;
 
 	for (i = 0; i < pdt_nhooks && n < PDT_RESOLVE_MAX - 4; i++)
-		if (dispatched(t, &pdt_hooks[i], false)) {
+		if (dispatched(t, &pdt_hooks[i], false) || dispatched(t, &pdt_hooks[i], true)) {
 			names[n] = pdt_hooks[i].func;
 			dst[n++] = &t->hook_addr[i];
 		}
@@ -211,36 +216,50 @@ static void resolve_names(struct pdt_tracker *t)
 		*dst[i] = r->pdt_resolve_addrs[i];
 }
 
-/*
- * The dispatcher at entry or at return of every present function that has an id: by
- * address where the kernel gave every one, else (or if that fails) by name.
- */
-static struct bpf_link *attach_dispatch(struct pdt_tracker *t, struct bpf_program *prog,
-					bool at_return)
-{
-	LIBBPF_OPTS(bpf_kprobe_multi_opts, opts, .retprobe = at_return);
+/* The functions of one of the dispatchers' links, with their ids as cookies. */
+struct hook_set {
 	const char *syms[PDT_MAX_HOOKS];
 	__u64 cookies[PDT_MAX_HOOKS];
-	unsigned long addrs[PDT_MAX_HOOKS];
-	size_t i, n = 0, naddrs = 0;
+	unsigned long addrs[PDT_MAX_HOOKS]; /* all or none: 0 where one is not known */
+	size_t n;
+};
+
+static size_t hook_set(const struct pdt_tracker *t, bool brackets, struct hook_set *s)
+{
+	size_t i, naddrs = 0;
+
+	s->n = 0;
+	for (i = 0; i < pdt_nhooks && s->n < PDT_MAX_HOOKS; i++) {
+		if (!dispatched(t, &pdt_hooks[i], brackets))
+			continue;
+		s->addrs[s->n] = t->hook_addr[i];
+		naddrs += !!s->addrs[s->n];
+		s->syms[s->n] = pdt_hooks[i].func;
+		s->cookies[s->n++] = pdt_hooks[i].id;
+	}
+	if (naddrs != s->n)
+		s->addrs[0] = 0;
+	return s->n;
+}
+
+/*
+ * The entry dispatcher on every present function that has an id and no bracket: by
+ * address where the kernel gave every one, else (or if that fails) by name.
+ */
+static struct bpf_link *attach_entry(struct pdt_tracker *t, struct bpf_program *prog)
+{
+	LIBBPF_OPTS(bpf_kprobe_multi_opts, opts);
+	struct hook_set s;
 	struct bpf_link *link;
 
-	for (i = 0; i < pdt_nhooks && n < sizeof(syms) / sizeof(syms[0]); i++) {
-		if (!dispatched(t, &pdt_hooks[i], at_return))
-			continue;
-		addrs[n] = t->hook_addr[i];
-		naddrs += !!addrs[n];
-		syms[n] = pdt_hooks[i].func;
-		cookies[n++] = pdt_hooks[i].id;
-	}
-	if (!n) {
+	if (!hook_set(t, false, &s)) {
 		errno = ENOENT;
 		return NULL;
 	}
-	opts.cookies = cookies;
-	opts.cnt = n;
-	if (naddrs == n) {
-		opts.addrs = addrs;
+	opts.cookies = s.cookies;
+	opts.cnt = s.n;
+	if (s.addrs[0]) {
+		opts.addrs = s.addrs;
 		link = bpf_program__attach_kprobe_multi_opts(prog, NULL, &opts);
 		if (link) {
 			t->by_addr++;
@@ -248,12 +267,51 @@ static struct bpf_link *attach_dispatch(struct pdt_tracker *t, struct bpf_progra
 		}
 		opts.addrs = NULL;
 	}
-	opts.syms = syms;
+	opts.syms = s.syms;
 	return bpf_program__attach_kprobe_multi_opts(prog, NULL, &opts);
 }
 
 /*
- * The entry link's functions and cookies as the kernel keeps them (struct
+ * The brackets' session link (pdt_bracket): libbpf 1.1 does not know the attach type,
+ * so the link is made here, by address or else by name, as attach_entry() makes its
+ * own. Its fd, or -1 (errno set).
+ */
+static int session_link(const struct bpf_program *prog, const struct hook_set *s, bool by_addr)
+{
+	union bpf_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.link_create.prog_fd = bpf_program__fd(prog);
+	a.link_create.attach_type = PDT_KPROBE_SESSION;
+	a.link_create.kprobe_multi.cnt = s->n;
+	a.link_create.kprobe_multi.cookies = (__u64)(unsigned long)s->cookies;
+	if (by_addr)
+		a.link_create.kprobe_multi.addrs = (__u64)(unsigned long)s->addrs;
+	else
+		a.link_create.kprobe_multi.syms = (__u64)(unsigned long)s->syms;
+	return syscall(__NR_bpf, BPF_LINK_CREATE, &a, sizeof(a));
+}
+
+static int attach_brackets(struct pdt_tracker *t, struct bpf_program *prog)
+{
+	struct hook_set s;
+	int fd = -1;
+
+	if (!hook_set(t, true, &s)) {
+		errno = ENOENT;
+		return -1;
+	}
+	if (s.addrs[0]) {
+		fd = session_link(prog, &s, true);
+		t->by_addr += fd >= 0;
+	}
+	if (fd < 0)
+		fd = session_link(prog, &s, false);
+	return fd;
+}
+
+/*
+ * A kprobe.multi link's functions and cookies as the kernel keeps them (struct
  * bpf_link_info's kprobe_multi part, 6.9+; Debian 12's uapi header predates it).
  */
 struct kmulti_info {
@@ -264,25 +322,37 @@ struct kmulti_info {
 	__u64 cookies;
 };
 
+/* Append the functions and cookies of link fd to addrs and cookies (*n of them so far). */
+static bool link_hooks(int fd, __u64 *addrs, __u64 *cookies, __u32 *n)
+{
+	struct kmulti_info info = { .addrs = (__u64)(unsigned long)(addrs + *n),
+				    .count = PDT_MAX_HOOKS - *n,
+				    .cookies = (__u64)(unsigned long)(cookies + *n) };
+	__u32 len = sizeof(info);
+
+	if (bpf_obj_get_info_by_fd(fd, &info, &len) || len < sizeof(info))
+		return false;
+	*n += info.count;
+	return true;
+}
+
 /*
  * Hand the dispatchers their table of addresses (pdtrace.h), most frequent hook
  * first: enum pdt_hook_id's order. Where the kernel hides addresses (kptr_restrict)
  * or is older, they stay on the cookie.
  */
-static void publish_hook_ips(struct pdt_tracker *t, struct bpf_link *link)
+static void publish_hook_ips(struct pdt_tracker *t)
 {
 	__u64 addrs[PDT_MAX_HOOKS] = { 0 }, cookies[PDT_MAX_HOOKS] = { 0 };
-	struct kmulti_info info = { .addrs = (__u64)(unsigned long)addrs,
-				    .count = PDT_MAX_HOOKS,
-				    .cookies = (__u64)(unsigned long)cookies };
 	struct pdt_hook_ip *tab = t->skel->bss->pdt_hook_ips;
-	__u32 len = sizeof(info), i, n = 0;
+	__u32 count = 0, i, n = 0;
 	__u64 id;
 
-	if (bpf_obj_get_info_by_fd(bpf_link__fd(link), &info, &len) || len < sizeof(info))
+	if (!link_hooks(bpf_link__fd(t->skel->links.pdt_enter), addrs, cookies, &count) ||
+	    !link_hooks(t->bracket_fd, addrs, cookies, &count))
 		return;
 	for (id = PDT_HK_NONE + 1; id < PDT_HK_MAX && n < PDT_HOOK_IPS; id++)
-		for (i = 0; i < info.count && i < PDT_MAX_HOOKS && n < PDT_HOOK_IPS; i++) {
+		for (i = 0; i < count && i < PDT_MAX_HOOKS && n < PDT_HOOK_IPS; i++) {
 			if (cookies[i] != id)
 				continue;
 			if (!addrs[i])
@@ -295,7 +365,7 @@ static void publish_hook_ips(struct pdt_tracker *t, struct bpf_link *link)
 		fprintf(stderr,
 			"pdtrace: %u of %u hooked functions dispatched by address; origin marks by "
 			"%s\n",
-			n, info.count, t->use_lsm ? "the BPF LSM" : "kprobe.multi");
+			n, count, t->use_lsm ? "the BPF LSM" : "kprobe.multi");
 }
 
 /*
@@ -316,8 +386,15 @@ static int attach_programs(struct pdt_tracker *t)
 		if (!bpf_program__autoload(prog) || prog == t->skel->progs.pdt_walk ||
 		    prog == t->skel->progs.pdt_resolve)
 			continue;
-		if (prog == t->skel->progs.pdt_enter || prog == t->skel->progs.pdt_return) {
-			link = attach_dispatch(t, prog, prog == t->skel->progs.pdt_return);
+		if (prog == t->skel->progs.pdt_bracket) {
+			t->bracket_fd = attach_brackets(t, prog);
+			if (t->bracket_fd < 0)
+				return -errno;
+			t->links++;
+			continue;
+		}
+		if (prog == t->skel->progs.pdt_enter) {
+			link = attach_entry(t, prog);
 			t->links += !!link;
 		} else {
 			link = bpf_program__attach(prog);
@@ -327,10 +404,9 @@ static int attach_programs(struct pdt_tracker *t)
 		if (!link)
 			return -errno;
 		*s->progs[i].link = link;
-		if (prog == t->skel->progs.pdt_enter)
-			publish_hook_ips(t, link);
 		cache += stack_cache_prog(prog);
 	}
+	publish_hook_ips(t);
 	if (pdt_verbose)
 		fprintf(stderr, "pdtrace: %u of %u dispatcher links attached by address\n",
 			t->by_addr, t->links);
@@ -350,6 +426,7 @@ int pdt_tracker_open(struct pdt_tracker *t, const struct pdt_tracker_opts *o, ch
 	int rc;
 
 	memset(t, 0, sizeof(*t));
+	t->bracket_fd = -1;
 	if (pdt_check_kernel(&f, err, errlen))
 		return -1;
 	memcpy(t->release, f.release, sizeof(t->release));
@@ -558,7 +635,8 @@ void pdt_tracker_losses(struct pdt_tracker *t, unsigned long long *lost,
 {
 	*lost = counter(t, PDT_TC_LOST_EVENTS) + counter(t, PDT_TC_KIDS_UNCHECKED) +
 		recursion_misses(t, false);
-	*map_full = counter(t, PDT_TC_TASK_FULL) + counter(t, PDT_TC_SB_FULL);
+	*map_full = counter(t, PDT_TC_TASK_FULL) + counter(t, PDT_TC_SB_FULL) +
+		    counter(t, PDT_TC_STACKS_FULL);
 }
 
 unsigned long long pdt_tracker_dput_skipped(struct pdt_tracker *t)
@@ -574,6 +652,8 @@ void pdt_tracker_close(struct pdt_tracker *t)
 		return;
 	ksyms_free(t->ksyms);
 	bpf_link__destroy(t->walk_link);
+	if (t->bracket_fd >= 0)
+		close(t->bracket_fd);
 	ring_buffer__free(t->rb);
 	track_bpf__destroy(t->skel);
 	pdt_rules_free(t->rules);
@@ -585,7 +665,11 @@ void pdt_tracker_close(struct pdt_tracker *t)
 
 struct pdt_tracker *pdt_tracker_new(void)
 {
-	return calloc(1, sizeof(struct pdt_tracker));
+	struct pdt_tracker *t = calloc(1, sizeof(struct pdt_tracker));
+
+	if (t)
+		t->bracket_fd = -1;
+	return t;
 }
 
 struct pdt_rules *pdt_tracker_rules(const struct pdt_tracker *t)

@@ -575,11 +575,11 @@ static __always_inline struct ftrace_ret_stack *fgraph_frame(unsigned long *rs, 
 extern const void return_to_handler __ksym __weak;
 
 /*
- * A function pdtrace also hooks at its return (kretprobe.multi: the function graph
- * tracer) has had its link register replaced by return_to_handler before this program
- * runs; the real return address is on the task's shadow stack: the ret of its last
- * frame (fgraph_frame()). That frame must be this call's (arm64 gives the entry frame
- * pointer as its fp and retp); anything else gives 0.
+ * A function hooked at its return by the function graph tracer (another fprobe with a
+ * return handler) may have had its link register replaced by return_to_handler before
+ * this program runs; the real return address is on the task's shadow stack: the ret of
+ * its last frame (fgraph_frame()). That frame must be this call's (arm64 gives the entry
+ * frame pointer as its fp and retp); anything else gives 0.
  */
 static __always_inline u64 graph_ret(struct pt_regs *ctx)
 {
@@ -618,15 +618,29 @@ static __always_inline void add_caller(struct pt_regs *ctx, struct pdt_event_ful
  * The kernel stack of the hooked function's caller into e. memo: where the stack cache
  * may leave a memo's frames uncopied (stack_scratch(), kstack.bpf.h), or NULL.
  */
-static __always_inline void add_stack_memo(void *ctx, struct pdt_event_full *e, u32 *memo)
+/* e's stack from the kernel's unwind (n: what bpf_get_stack() returned, or the walk gave). */
+static __always_inline void set_stack(void *ctx, struct pdt_event_full *e, long n)
 {
-	long n =
-	    sc_on() ? sc_stack(ctx, e, memo) : bpf_get_stack(ctx, e->stack, sizeof(e->stack), 0);
-
 	e->nstack = n > 0 ? n / sizeof(e->stack[0]) : 0;
 #if defined(__TARGET_ARCH_arm64) && defined(PDT_KPROBE_CTX)
 	add_caller(ctx, e);
 #endif
+}
+
+static __always_inline void add_stack_memo(void *ctx, struct pdt_event_full *e, u32 *memo)
+{
+	set_stack(ctx, e,
+		  sc_on() ? sc_stack(ctx, e, memo)
+			  : bpf_get_stack(ctx, e->stack, sizeof(e->stack), 0));
+}
+
+/*
+ * The kernel's unwind alone: for a program that takes a stack seldom (the brackets'),
+ * which then carries none of the stack cache's code for the verifier to check.
+ */
+static __always_inline void add_kernel_stack(void *ctx, struct pdt_event_full *e)
+{
+	set_stack(ctx, e, bpf_get_stack(ctx, e->stack, sizeof(e->stack), 0));
 }
 
 static __always_inline void add_stack(void *ctx, struct pdt_event_full *e)

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Every function pdtrace hooks that is entered with no lock held, behind two
- * kprobe.multi programs: one at entry, one at return. A fentry program there could be
- * preempted and make the hook skip every other task's call meanwhile; a kprobe.multi
- * program runs with preemption off, so the kernel skips a run only when it nests in
- * an interrupt over another program, and counts it. One link for all of them: each
- * kprobe.multi link costs a registration with ftrace, which is slow to attach. User
- * space gives each function its enum pdt_hook_id as the attach cookie, and then the
- * table of hook_id() (pdtrace.h).
+ * kprobe.multi programs: pdt_enter at entry of most, pdt_bracket at entry and return of
+ * the brackets (a kprobe.session). A fentry program there could be preempted and make
+ * the hook skip every other task's call meanwhile; a kprobe.multi program runs with
+ * preemption off, so the kernel skips a run only when it nests in an interrupt over
+ * another program, and counts it. One link for each: a kprobe.multi link costs a
+ * registration with ftrace, which is slow to attach. User space gives each function
+ * its enum pdt_hook_id as the attach cookie, and then the table of hook_id() (pdtrace.h).
  */
 /* ctx is the entry registers (arm64: add_stack() puts the caller back in). */
 #define PDT_KPROBE_CTX
@@ -85,29 +85,53 @@ int pdt_enter(struct pt_regs *ctx)
 		return mark_remove(a2);
 	case PDT_HK_RENAME:
 		return mark_rename(a2, PT_REGS_PARM5(ctx));
-	case PDT_HK_REMOVAL:
-	case PDT_HK_REMOVAL_ARG2: /* one place: the verifier checks it once */
-		return removal_enter(ctx, hook == PDT_HK_REMOVAL ? a1 : a2);
-	case PDT_HK_UMOUNT:
-		return umount_enter();
-	case PDT_HK_SHUTDOWN:
-		return shutdown_enter(a1);
 	}
 	return 0;
 }
 
-SEC("kretprobe.multi")
-int pdt_return(struct pt_regs *ctx)
+/* The session kfunc (7.2's signature): is this the run at the function's return? */
+extern bool bpf_session_is_return(void *ctx) __ksym;
+
+/*
+ * The brackets (removals, umounts, shutdowns): one kprobe.session program, run at entry
+ * and at return of each. A session is one fprobe, on the function graph tracer, where a
+ * program at entry and one at return were two fprobes: the entry's own ftrace callback
+ * cost a configfs rmdir about a third of its bracket. The return runs only when the
+ * entry ran, so a skipped entry (counted) leaves no bracket to close. libbpf 1.1 has no
+ * kprobe.session section: user space sets the attach type and makes the link
+ * (tracker.c).
+ */
+SEC("kprobe.multi")
+int pdt_bracket(struct pt_regs *ctx)
 {
+	void *a1 = (void *)PT_REGS_PARM1(ctx), *a2 = (void *)PT_REGS_PARM2(ctx);
+	u64 hook;
+
 	PDT_FLOOR_RETURN;
-	switch (hook_id(ctx)) {
-	case PDT_HK_REMOVAL:
-	case PDT_HK_REMOVAL_ARG2:
-		return removal_exit();
-	case PDT_HK_UMOUNT:
-		return umount_exit();
-	case PDT_HK_SHUTDOWN:
-		return shutdown_exit();
+	hook = hook_id(ctx);
+	if (bpf_session_is_return(ctx)) {
+		switch (hook) {
+		case PDT_HK_REMOVAL:
+		case PDT_HK_REMOVAL_ARG2:
+			return removal_exit();
+		case PDT_HK_UMOUNT:
+			return umount_exit();
+		case PDT_HK_SHUTDOWN:
+			return shutdown_exit();
+		}
+		return 0;
 	}
-	return 0;
+	switch (hook) {
+	case PDT_HK_REMOVAL:
+	case PDT_HK_REMOVAL_ARG2: /* one place: the verifier checks it once */
+		removal_enter(ctx, hook == PDT_HK_REMOVAL ? a1 : a2);
+		break;
+	case PDT_HK_UMOUNT:
+		umount_enter();
+		break;
+	case PDT_HK_SHUTDOWN:
+		shutdown_enter(a1);
+		break;
+	}
+	return 0; /* 0 at entry: the return runs too */
 }

@@ -170,6 +170,19 @@ static __always_inline struct pdt_kscratch *stack_scratch(void *ctx)
 }
 
 /* A stack taken (s, may be NULL) into e, the event it belongs to. */
+/* The same, from the kernel's unwind alone (add_kernel_stack()): no memo. */
+static __always_inline struct pdt_kscratch *kernel_scratch(void *ctx)
+{
+	u32 zero = 0;
+	struct pdt_kscratch *ks = bpf_map_lookup_elem(&kscratch, &zero);
+
+	if (ks) {
+		ks->memo = 0;
+		add_kernel_stack(ctx, &ks->e);
+	}
+	return ks;
+}
+
 static __always_inline void stack_copy(struct pdt_event_full *e, const struct pdt_event_full *s)
 {
 	if (!s)

@@ -3,7 +3,7 @@
  * Recursive removals: remember the outermost root per task, so that each
  * d_make_discardable() inside knows which removal it belongs to. configfs removes a
  * group's default groups itself (detach_groups()), then the group: configfs_rmdir()
- * counts as one. (Called from dispatch.bpf.c, at entry and return.)
+ * counts as one. (Called from dispatch.bpf.c's pdt_bracket, at entry and return.)
  */
 #ifndef PDT_REMOVAL_BPF_H
 #define PDT_REMOVAL_BPF_H
@@ -17,10 +17,13 @@
  * configfs group's default groups, a tracefs instance: the kernel's, elided, and a
  * root that is the user's, elided too): PDT_EV_REMOVAL is sent only before the first
  * discard in it that is streamed (removal_flush()), and its stack is taken only then
- * where the stack cache unwinds (removal_defer()), else now, into the table of stacks.
- * Without elision (trace -v), or without room in the table, it is sent at once.
+ * where the stack cache unwinds (removal_defer()), else at entry, into the table of
+ * stacks. Without room there it goes without its stack, counted (PDT_TC_STACKS_FULL).
+ * Never at entry: the brackets' program then carries no event of its own for the
+ * verifier to check.
  */
 #define PDT_KSTACK_LAZY 0xffffffffu /* t->removal_kstack: unwind from t->removal_regs */
+#define PDT_KSTACK_NONE 0xfffffffeu /* t->removal_kstack: no room in the table, no stack */
 
 /*
  * Keep the entry registers, to unwind from when the start is sent: until the removal
@@ -45,23 +48,20 @@ static __always_inline bool removal_defer(void *ctx, struct pdt_task_state *t)
 static __always_inline int removal_enter(void *ctx, void *root)
 {
 	struct pdt_task_state *t = task_state(true);
-	struct pdt_event_full *e;
 	struct pdt_kscratch *s;
 
 	if (!t || t->removal_depth++)
 		return 0;
 	t->removal_root = (u64)root;
 	t->removal_kstack = 0;
-	if (pdt_elide && removal_defer(ctx, t))
+	if (removal_defer(ctx, t))
 		return 0;
-	s = stack_scratch(ctx);
-	if (pdt_elide && s && (t->removal_kstack = kstack_keep(s)))
-		return 0;
-	e = emit_full_nostack(PDT_EV_REMOVAL, as_dentry(root));
-	if (!e)
-		return 0;
-	kscratch_copy(e, s);
-	submit(e);
+	/* No stack cache: the kernel unwinds now, into the table of stacks. */
+	s = kernel_scratch(ctx);
+	if (s && s->e.nstack && !(t->removal_kstack = pdt_kstack_keep(&s->e)))
+		bump(PDT_TC_STACKS_FULL);
+	if (!t->removal_kstack)
+		t->removal_kstack = PDT_KSTACK_NONE;
 	return 0;
 }
 
@@ -85,8 +85,10 @@ __noinline int pdt_removal_send(struct pdt_task_state *t, u32 ks, const struct p
 	fill_path(root, e->path);
 	if (ks == PDT_KSTACK_LAZY)
 		stack_copy(e, s);
-	else
+	else if (ks != PDT_KSTACK_NONE)
 		kstack_fill(ks, e);
+	else
+		e->nstack = 0;
 	submit(e);
 	return 0;
 }

@@ -15,11 +15,12 @@ struct pdt_hook {
 	const char *rules[3]; /* rules switched off without it (they would misfire) */
 	/*
 	 * Entered with no lock held: the kprobe.multi dispatcher's cookie (enum
-	 * pdt_hook_id), and whether its return is hooked too. 0: a fentry program of its
-	 * own (SEC("fentry/func")).
+	 * pdt_hook_id), and whether it is a bracket, hooked at entry and return (the
+	 * session link's, not the entry link's). 0: a fentry program of its own
+	 * (SEC("fentry/func")).
 	 */
 	unsigned int id;
-	bool at_return;
+	bool bracket;
 	/*
 	 * The BPF LSM hook (SEC("lsm/...")) the function calls with the same dentry, used
 	 * instead of the dispatcher where the BPF LSM is active. NULL: none.
