@@ -614,10 +614,6 @@ static __always_inline void add_caller(struct pt_regs *ctx, struct pdt_event_ful
 }
 #endif
 
-/*
- * The kernel stack of the hooked function's caller into e. memo: where the stack cache
- * may leave a memo's frames uncopied (stack_scratch(), kstack.bpf.h), or NULL.
- */
 /* e's stack from the kernel's unwind (n: what bpf_get_stack() returned, or the walk gave). */
 static __always_inline void set_stack(void *ctx, struct pdt_event_full *e, long n)
 {
@@ -627,6 +623,10 @@ static __always_inline void set_stack(void *ctx, struct pdt_event_full *e, long 
 #endif
 }
 
+/*
+ * The kernel stack of the hooked function's caller into e. memo: where the stack cache
+ * may leave a memo's frames uncopied (stack_scratch(), kstack.bpf.h), or NULL.
+ */
 static __always_inline void add_stack_memo(void *ctx, struct pdt_event_full *e, u32 *memo)
 {
 	set_stack(ctx, e,

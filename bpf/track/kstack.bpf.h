@@ -169,8 +169,7 @@ static __always_inline struct pdt_kscratch *stack_scratch(void *ctx)
 	return ks;
 }
 
-/* A stack taken (s, may be NULL) into e, the event it belongs to. */
-/* The same, from the kernel's unwind alone (add_kernel_stack()): no memo. */
+/* A stack as stack_scratch() takes it, from the kernel's unwind alone (add_kernel_stack()). */
 static __always_inline struct pdt_kscratch *kernel_scratch(void *ctx)
 {
 	u32 zero = 0;
@@ -183,6 +182,7 @@ static __always_inline struct pdt_kscratch *kernel_scratch(void *ctx)
 	return ks;
 }
 
+/* A stack taken (s, may be NULL) into e, the event it belongs to. */
 static __always_inline void stack_copy(struct pdt_event_full *e, const struct pdt_event_full *s)
 {
 	if (!s)
