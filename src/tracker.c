@@ -220,8 +220,9 @@ static void resolve_names(struct pdt_tracker *t)
 struct hook_set {
 	const char *syms[PDT_MAX_HOOKS];
 	__u64 cookies[PDT_MAX_HOOKS];
-	unsigned long addrs[PDT_MAX_HOOKS]; /* all or none: 0 where one is not known */
+	unsigned long addrs[PDT_MAX_HOOKS];
 	size_t n;
+	bool by_addr; /* the kernel gave every address */
 };
 
 static size_t hook_set(const struct pdt_tracker *t, bool brackets, struct hook_set *s)
@@ -237,8 +238,7 @@ static size_t hook_set(const struct pdt_tracker *t, bool brackets, struct hook_s
 		s->syms[s->n] = pdt_hooks[i].func;
 		s->cookies[s->n++] = pdt_hooks[i].id;
 	}
-	if (naddrs != s->n)
-		s->addrs[0] = 0;
+	s->by_addr = naddrs == s->n;
 	return s->n;
 }
 
@@ -258,7 +258,7 @@ static struct bpf_link *attach_entry(struct pdt_tracker *t, struct bpf_program *
 	}
 	opts.cookies = s.cookies;
 	opts.cnt = s.n;
-	if (s.addrs[0]) {
+	if (s.by_addr) {
 		opts.addrs = s.addrs;
 		link = bpf_program__attach_kprobe_multi_opts(prog, NULL, &opts);
 		if (link) {
@@ -301,7 +301,7 @@ static int attach_brackets(struct pdt_tracker *t, struct bpf_program *prog)
 		errno = ENOENT;
 		return -1;
 	}
-	if (s.addrs[0]) {
+	if (s.by_addr) {
 		fd = session_link(prog, &s, true);
 		t->by_addr += fd >= 0;
 	}

@@ -152,6 +152,17 @@ static __always_inline u32 kstack_keep(struct pdt_kscratch *ks)
 	return pdt_kstack_keep(kscratch_stack(ks));
 }
 
+/* This CPU's scratch stack, with no memo left in it, or NULL. */
+static __always_inline struct pdt_kscratch *kscratch_clear(void)
+{
+	u32 zero = 0;
+	struct pdt_kscratch *ks = bpf_map_lookup_elem(&kscratch, &zero);
+
+	if (ks)
+		ks->memo = 0;
+	return ks;
+}
+
 /*
  * The stack of the hooked function's caller, taken before its event exists (the
  * dispatcher's: kscratch is its own, and it does not nest on a CPU, so a memo left
@@ -159,26 +170,20 @@ static __always_inline u32 kstack_keep(struct pdt_kscratch *ks)
  */
 static __always_inline struct pdt_kscratch *stack_scratch(void *ctx)
 {
-	u32 zero = 0;
-	struct pdt_kscratch *ks = bpf_map_lookup_elem(&kscratch, &zero);
+	struct pdt_kscratch *ks = kscratch_clear();
 
-	if (ks) {
-		ks->memo = 0;
+	if (ks)
 		add_stack_memo(ctx, &ks->e, &ks->memo);
-	}
 	return ks;
 }
 
 /* A stack as stack_scratch() takes it, from the kernel's unwind alone (add_kernel_stack()). */
 static __always_inline struct pdt_kscratch *kernel_scratch(void *ctx)
 {
-	u32 zero = 0;
-	struct pdt_kscratch *ks = bpf_map_lookup_elem(&kscratch, &zero);
+	struct pdt_kscratch *ks = kscratch_clear();
 
-	if (ks) {
-		ks->memo = 0;
+	if (ks)
 		add_kernel_stack(ctx, &ks->e);
-	}
 	return ks;
 }
 

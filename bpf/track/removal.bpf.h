@@ -85,10 +85,8 @@ __noinline int pdt_removal_send(struct pdt_task_state *t, u32 ks, const struct p
 	fill_path(root, e->path);
 	if (ks == PDT_KSTACK_LAZY)
 		stack_copy(e, s);
-	else if (ks != PDT_KSTACK_NONE)
+	else if (ks != PDT_KSTACK_NONE) /* NONE: none (the reserve left nstack at 0) */
 		kstack_fill(ks, e);
-	else
-		e->nstack = 0;
 	submit(e);
 	return 0;
 }
