@@ -630,11 +630,32 @@ static unsigned long long recursion_misses(struct pdt_tracker *t, bool dput)
 	return total;
 }
 
+/*
+ * Calls a dispatcher link's fprobe skipped, which no program's recursion_misses
+ * count: a session's entry (or return hook) whose data no longer fits on the task's
+ * function graph shadow stack runs neither half (fprobe's nmissed, 6.7+).
+ */
+static unsigned long long link_missed(int fd, const char *name)
+{
+	struct kmulti_info info = {};
+	__u32 len = sizeof(info);
+
+	if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
+		return 0;
+	if (info.missed && pdt_verbose)
+		fprintf(stderr, "pdtrace: %s's link missed %llu calls\n", name,
+			(unsigned long long)info.missed);
+	return info.missed;
+}
+
 void pdt_tracker_losses(struct pdt_tracker *t, unsigned long long *lost,
 			unsigned long long *map_full)
 {
+	struct bpf_link *entry = t->skel->links.pdt_enter;
+
 	*lost = counter(t, PDT_TC_LOST_EVENTS) + counter(t, PDT_TC_KIDS_UNCHECKED) +
-		recursion_misses(t, false);
+		recursion_misses(t, false) + link_missed(t->bracket_fd, "pdt_bracket") +
+		link_missed(entry ? bpf_link__fd(entry) : -1, "pdt_enter");
 	*map_full = counter(t, PDT_TC_TASK_FULL) + counter(t, PDT_TC_SB_FULL) +
 		    counter(t, PDT_TC_STACKS_FULL);
 }

@@ -38,9 +38,11 @@
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/fs_context.h>
+#include <linux/ftrace.h>
 #include <linux/module.h>
 #include <linux/namei.h>
 #include <linux/pagemap.h>
+#include <linux/sched.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -434,6 +436,53 @@ static int pdt_remove(struct super_block *sb, const char *name)
 }
 
 /*
+ * remove-untraced DIR: the removal of "remove", made while this task's
+ * function graph shadow stack has room for one more frame but not for the
+ * data a function graph tracer keeps with it. That is where fprobe skips a
+ * call and counts it in its nmissed (fprobe_fgraph_entry()): a BPF session
+ * or kretprobe.multi program on simple_recursive_removal() runs neither at
+ * its entry nor at its return, and the kprobe.multi link reports the call
+ * missed. The level is set for the call and put back after it: nothing
+ * reads the words below it (no frame is pushed on this path but the one
+ * fprobe pops at once), so they need not hold frames. The sizes are
+ * kernel/trace/fgraph.c's, which keeps them private: a 4096-byte stack, a
+ * frame of struct ftrace_ret_stack and a bitmap word, and FGRAPH_INDEX_BITS
+ * (16) words kept free at the top.
+ */
+#ifdef CONFIG_FUNCTION_GRAPH_TRACER
+#define PDT_FRAME_WORDS \
+	DIV_ROUND_UP(sizeof(struct ftrace_ret_stack), sizeof(long))
+#define PDT_SHADOW_MAX \
+	(4096 / sizeof(long) - (PDT_FRAME_WORDS + 1 + 16))
+
+static int pdt_remove_untraced(struct super_block *sb, const char *name)
+{
+	struct dentry *dentry = pdt_lookup_dir(sb, name);
+	int level;
+
+	if (IS_ERR(dentry))
+		return PTR_ERR(dentry);
+	if (!current->ret_stack) {	/* no function graph tracer ever ran */
+		dput(dentry);
+		return -ENODATA;
+	}
+	level = current->curr_ret_stack;
+	current->curr_ret_stack = PDT_SHADOW_MAX - PDT_FRAME_WORDS - 2;
+	barrier();
+	simple_recursive_removal(dentry, NULL);
+	barrier();
+	current->curr_ret_stack = level;
+	dput(dentry);
+	return 0;
+}
+#else
+static int pdt_remove_untraced(struct super_block *sb, const char *name)
+{
+	return -EOPNOTSUPP;
+}
+#endif
+
+/*
  * Removal callback, called for DIR after its inode got S_DEAD and nlink 0,
  * after d_invalidate(), with the root locked and DIR's inode unlocked: a
  * lookup would refuse the dead directory, so allocate the name directly.
@@ -619,6 +668,7 @@ static const struct {
 	{ "extra-dput", pdt_extra_dput },
 	{ "orphan", pdt_orphan },
 	{ "remove", pdt_remove },
+	{ "remove-untraced", pdt_remove_untraced },
 	{ "create-in-dead", pdt_create_in_dead },
 	{ "leak", pdt_leak },
 	{ "eat", pdt_eat },
@@ -674,7 +724,7 @@ static ssize_t pdt_ctl_read(struct file *file, char __user *ubuf, size_t len,
 {
 	static const char usage[] =
 		"discard-unpersisted NAME\npersist-twice NAME\n"
-		"extra-dput NAME\norphan DIR\nremove DIR\n"
+		"extra-dput NAME\norphan DIR\nremove DIR\nremove-untraced DIR\n"
 		"create-in-dead DIR\nleak NAME\neat NAME\neat-keep NAME\n"
 		"eat-unlink NAME\nrename-keep-victim NAME\n";
 
