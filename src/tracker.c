@@ -243,46 +243,17 @@ static size_t hook_set(const struct pdt_tracker *t, bool brackets, struct hook_s
 }
 
 /*
- * The entry dispatcher on every present function that has an id and no bracket: by
- * address where the kernel gave every one, else (or if that fails) by name.
+ * One dispatcher's link, made here for both: libbpf 1.1 knows no kprobe.session.
+ * attach_type: BPF_TRACE_KPROBE_MULTI or PDT_KPROBE_SESSION. Its fd, or -1 (errno set).
  */
-static struct bpf_link *attach_entry(struct pdt_tracker *t, struct bpf_program *prog)
-{
-	LIBBPF_OPTS(bpf_kprobe_multi_opts, opts);
-	struct hook_set s;
-	struct bpf_link *link;
-
-	if (!hook_set(t, false, &s)) {
-		errno = ENOENT;
-		return NULL;
-	}
-	opts.cookies = s.cookies;
-	opts.cnt = s.n;
-	if (s.by_addr) {
-		opts.addrs = s.addrs;
-		link = bpf_program__attach_kprobe_multi_opts(prog, NULL, &opts);
-		if (link) {
-			t->by_addr++;
-			return link;
-		}
-		opts.addrs = NULL;
-	}
-	opts.syms = s.syms;
-	return bpf_program__attach_kprobe_multi_opts(prog, NULL, &opts);
-}
-
-/*
- * The brackets' session link (pdt_bracket): libbpf 1.1 does not know the attach type,
- * so the link is made here, by address or else by name, as attach_entry() makes its
- * own. Its fd, or -1 (errno set).
- */
-static int session_link(const struct bpf_program *prog, const struct hook_set *s, bool by_addr)
+static int multi_link(const struct bpf_program *prog, __u32 attach_type, const struct hook_set *s,
+		      bool by_addr)
 {
 	union bpf_attr a;
 
 	memset(&a, 0, sizeof(a));
 	a.link_create.prog_fd = bpf_program__fd(prog);
-	a.link_create.attach_type = PDT_KPROBE_SESSION;
+	a.link_create.attach_type = attach_type;
 	a.link_create.kprobe_multi.cnt = s->n;
 	a.link_create.kprobe_multi.cookies = (__u64)(unsigned long)s->cookies;
 	if (by_addr)
@@ -292,21 +263,29 @@ static int session_link(const struct bpf_program *prog, const struct hook_set *s
 	return syscall(__NR_bpf, BPF_LINK_CREATE, &a, sizeof(a));
 }
 
-static int attach_brackets(struct pdt_tracker *t, struct bpf_program *prog)
+/*
+ * A dispatcher on every present function that has its id: the entry dispatcher on
+ * those without a bracket, the brackets' session on the others. By address where the
+ * kernel gave every one, else (or if that fails) by name. Its link's fd, or -1.
+ */
+static int attach_dispatcher(struct pdt_tracker *t, const struct bpf_program *prog, bool brackets)
 {
+	__u32 type = brackets ? PDT_KPROBE_SESSION : BPF_TRACE_KPROBE_MULTI;
 	struct hook_set s;
 	int fd = -1;
 
-	if (!hook_set(t, true, &s)) {
+	if (!hook_set(t, brackets, &s)) {
 		errno = ENOENT;
 		return -1;
 	}
 	if (s.by_addr) {
-		fd = session_link(prog, &s, true);
+		fd = multi_link(prog, type, &s, true);
 		t->by_addr += fd >= 0;
 	}
 	if (fd < 0)
-		fd = session_link(prog, &s, false);
+		fd = multi_link(prog, type, &s, false);
+	if (fd >= 0)
+		t->links++;
 	return fd;
 }
 
@@ -348,8 +327,8 @@ static void publish_hook_ips(struct pdt_tracker *t)
 	__u32 count = 0, i, n = 0;
 	__u64 id;
 
-	if (!link_hooks(bpf_link__fd(t->skel->links.pdt_enter), addrs, cookies, &count) ||
-	    !link_hooks(t->bracket_fd, addrs, cookies, &count))
+	if (!link_hooks(t->dispatch_fd[0], addrs, cookies, &count) ||
+	    !link_hooks(t->dispatch_fd[1], addrs, cookies, &count))
 		return;
 	for (id = PDT_HK_NONE + 1; id < PDT_HK_MAX && n < PDT_HOOK_IPS; id++)
 		for (i = 0; i < count && i < PDT_MAX_HOOKS && n < PDT_HOOK_IPS; i++) {
@@ -386,19 +365,15 @@ static int attach_programs(struct pdt_tracker *t)
 		if (!bpf_program__autoload(prog) || prog == t->skel->progs.pdt_walk ||
 		    prog == t->skel->progs.pdt_resolve)
 			continue;
-		if (prog == t->skel->progs.pdt_bracket) {
-			t->bracket_fd = attach_brackets(t, prog);
-			if (t->bracket_fd < 0)
+		if (prog == t->skel->progs.pdt_enter || prog == t->skel->progs.pdt_bracket) {
+			bool brackets = prog == t->skel->progs.pdt_bracket;
+
+			t->dispatch_fd[brackets] = attach_dispatcher(t, prog, brackets);
+			if (t->dispatch_fd[brackets] < 0)
 				return -errno;
-			t->links++;
 			continue;
 		}
-		if (prog == t->skel->progs.pdt_enter) {
-			link = attach_entry(t, prog);
-			t->links += !!link;
-		} else {
-			link = bpf_program__attach(prog);
-		}
+		link = bpf_program__attach(prog);
 		if (!link && stack_cache_prog(prog))
 			continue;
 		if (!link)
@@ -426,7 +401,7 @@ int pdt_tracker_open(struct pdt_tracker *t, const struct pdt_tracker_opts *o, ch
 	int rc;
 
 	memset(t, 0, sizeof(*t));
-	t->bracket_fd = -1;
+	t->dispatch_fd[0] = t->dispatch_fd[1] = -1;
 	if (pdt_check_kernel(&f, err, errlen))
 		return -1;
 	memcpy(t->release, f.release, sizeof(t->release));
@@ -651,11 +626,9 @@ static unsigned long long link_missed(int fd, const char *name)
 void pdt_tracker_losses(struct pdt_tracker *t, unsigned long long *lost,
 			unsigned long long *map_full)
 {
-	struct bpf_link *entry = t->skel->links.pdt_enter;
-
 	*lost = counter(t, PDT_TC_LOST_EVENTS) + counter(t, PDT_TC_KIDS_UNCHECKED) +
-		recursion_misses(t, false) + link_missed(t->bracket_fd, "pdt_bracket") +
-		link_missed(entry ? bpf_link__fd(entry) : -1, "pdt_enter");
+		recursion_misses(t, false) + link_missed(t->dispatch_fd[0], "pdt_enter") +
+		link_missed(t->dispatch_fd[1], "pdt_bracket");
 	*map_full = counter(t, PDT_TC_TASK_FULL) + counter(t, PDT_TC_SB_FULL) +
 		    counter(t, PDT_TC_STACKS_FULL);
 }
@@ -673,8 +646,9 @@ void pdt_tracker_close(struct pdt_tracker *t)
 		return;
 	ksyms_free(t->ksyms);
 	bpf_link__destroy(t->walk_link);
-	if (t->bracket_fd >= 0)
-		close(t->bracket_fd);
+	for (i = 0; i < 2; i++)
+		if (t->dispatch_fd[i] >= 0)
+			close(t->dispatch_fd[i]);
 	ring_buffer__free(t->rb);
 	track_bpf__destroy(t->skel);
 	pdt_rules_free(t->rules);
@@ -689,7 +663,7 @@ struct pdt_tracker *pdt_tracker_new(void)
 	struct pdt_tracker *t = calloc(1, sizeof(struct pdt_tracker));
 
 	if (t)
-		t->bracket_fd = -1;
+		t->dispatch_fd[0] = t->dispatch_fd[1] = -1;
 	return t;
 }
 
