@@ -107,7 +107,7 @@ Q := @
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
-.PHONY: all clean test check unittest hosttest vmtest stress clienttest hunt demo bench floor stream-floor stack-floor deps install deb vmlinux-h format \
+.PHONY: all clean test check unittest hosttest vmtest stress clienttest hunt demo bench floor stream-floor stack-floor tiny-kstacks deps install deb vmlinux-h format \
 	kernel kerneltest \
 	check-format guest-tools kmod fuzz-smoke
 .DELETE_ON_ERROR:
@@ -186,7 +186,16 @@ $(OUTPUT)/guest-tools/pdt-bpfpin: tests/vm/guest-tools/pdt-bpfpin.c
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $< $(STATIC_LIBS) -o $@
 
-guest-tools: $(GUEST_TOOLS)
+# pdtrace with a table of 4 kernel stacks, which a few kernel-made entries fill: the
+# guest's pdtrace-tiny-kstacks, for vm/stacks-full (BPF_EXTRA=-DPDT_KSTACK_BITS=2).
+tiny-kstacks:
+	$(Q)$(MAKE) -s OUTPUT=$(OUTPUT)/tiny-kstacks BPF_EXTRA=-DPDT_KSTACK_BITS=2 \
+		$(OUTPUT)/tiny-kstacks/pdtrace
+	$(Q)mkdir -p $(OUTPUT)/guest-tools
+	$(Q)cmp -s $(OUTPUT)/tiny-kstacks/pdtrace $(OUTPUT)/guest-tools/pdtrace-tiny-kstacks || \
+		cp $(OUTPUT)/tiny-kstacks/pdtrace $(OUTPUT)/guest-tools/pdtrace-tiny-kstacks
+
+guest-tools: $(GUEST_TOOLS) tiny-kstacks
 
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(wildcard tests/unit/test_*.c))
 

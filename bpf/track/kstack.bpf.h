@@ -16,7 +16,9 @@
 
 #include "common.bpf.h"
 
+#ifndef PDT_KSTACK_BITS /* -DPDT_KSTACK_BITS=N: another size (make tiny-kstacks) */
 #define PDT_KSTACK_BITS 12
+#endif
 #define PDT_KSTACKS (1u << PDT_KSTACK_BITS)
 #define PDT_KSTACK_PROBE 4
 

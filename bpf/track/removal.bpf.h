@@ -18,12 +18,14 @@
  * root that is the user's, elided too): PDT_EV_REMOVAL is sent only before the first
  * discard in it that is streamed (removal_flush()), and its stack is taken only then
  * where the stack cache unwinds (removal_defer()), else at entry, into the table of
- * stacks. Without room there it goes without its stack, counted (PDT_TC_STACKS_FULL).
+ * stacks. Without room there it goes without its stack: counted when it is sent
+ * (PDT_TC_STACKS_FULL), as a start never sent has lost nothing.
  * Never at entry: the brackets' program then carries no event of its own for the
  * verifier to check.
  */
 #define PDT_KSTACK_LAZY 0xffffffffu /* t->removal_kstack: unwind from t->removal_regs */
-#define PDT_KSTACK_NONE 0xfffffffeu /* t->removal_kstack: no room in the table, no stack */
+#define PDT_KSTACK_NONE 0xfffffffeu /* t->removal_kstack: no stack */
+#define PDT_KSTACK_FULL 0xfffffffdu /* t->removal_kstack: no room for it in the table */
 
 /*
  * Keep the entry registers, to unwind from when the start is sent: until the removal
@@ -59,7 +61,7 @@ static __always_inline int removal_enter(void *ctx, void *root)
 	/* No stack cache: the kernel unwinds now, into the table of stacks. */
 	s = kernel_scratch(ctx);
 	if (s && s->e.nstack && !(t->removal_kstack = pdt_kstack_keep(&s->e)))
-		bump(PDT_TC_STACKS_FULL);
+		t->removal_kstack = PDT_KSTACK_FULL;
 	if (!t->removal_kstack)
 		t->removal_kstack = PDT_KSTACK_NONE;
 	return 0;
@@ -83,9 +85,12 @@ __noinline int pdt_removal_send(struct pdt_task_state *t, u32 ks, const struct p
 	if (!e)
 		return 0;
 	fill_path(root, e->path);
+	/* NONE, FULL: none (the reserve left nstack at 0) */
 	if (ks == PDT_KSTACK_LAZY)
 		stack_copy(e, s);
-	else if (ks != PDT_KSTACK_NONE) /* NONE: none (the reserve left nstack at 0) */
+	else if (ks == PDT_KSTACK_FULL)
+		bump(PDT_TC_STACKS_FULL);
+	else if (ks != PDT_KSTACK_NONE)
 		kstack_fill(ks, e);
 	submit(e);
 	return 0;
