@@ -9,6 +9,8 @@
 #   make bench      what tracing costs: benchmarks in a VM, untraced/pdtrace/floor/bpftrace
 #   make floor      build/floor/pdtrace: the same hooks, every program returning at once
 #   make stream-floor  build/stream-floor/pdtrace: the smallest event per persist, discard, unpin
+#   make stack-floor   build/stack-floor/pdtrace: the origin marks and each kernel-made entry's stack
+#   make tiny-kstacks  pdtrace with a table of 4 kernel stacks, a guest tool (vm/stacks-full)
 #   make deps       install the Debian packages the build and tests need
 #   make vmlinux-h  regenerate vmlinux/vmlinux.h from a packaged kernel's BTF
 #   make kmod       the VM tests' fault-injection filesystem module (tests/vm/run.sh builds it as needed)

@@ -2,15 +2,16 @@
 # removal of "remove" while the task's function graph shadow stack has room for a frame
 # but not for the data fprobe keeps with it. fprobe skips simple_recursive_removal()'s
 # session program at its entry and return, and counts the call in the link's missed.
-# The gate must say so: the run is incomplete (exit 3, one event lost), and the same
-# removal made visibly is complete (exit 0). Neither reports a finding: the subtree holds
+# The gate must say so: the run is incomplete (exit 3, one event lost; record and report
+# alike), and the same removal made visibly is complete (exit 0). Neither reports a finding: the subtree holds
 # kernel entries only.
 # timeout: 120
 # kmods: pdt_faultfs
 . /lib.sh
-a=/mnt/fun b=/mnt/fvi
+a=/mnt/fun b=/mnt/fvi c=/mnt/fur
 faultfs_mount $a || finish
 faultfs_mount $b || finish
+faultfs_mount $c || finish
 dmesg_mark untraced
 $PDTRACE -v check -f json -o /tmp/fun.json -- sh -c "echo remove-untraced kdir >$a/ctl" \
 	2>/tmp/fun.err
@@ -23,6 +24,12 @@ $PDTRACE check -f json -o /tmp/fvi.json -- sh -c "echo remove kdir >$b/ctl"
 expect_eq "$?" 0 "check, the same removal seen: exit 0"
 expect_grep '"complete":true,"lost_events":0,"map_full":0' /tmp/fvi.json "the removal seen: complete"
 expect_grep '"findings":\[\]' /tmp/fvi.json "the removal seen: no findings"
+# record keeps the count in its END block, and report says what check said.
+$PDTRACE record -o /tmp/fur.pdtrec -- sh -c "echo remove-untraced kdir >$c/ctl"
+expect_eq "$?" 3 "record, the removal unseen: exit 3"
+$PDTRACE report -f json -o /tmp/fur.json /tmp/fur.pdtrec
+expect_eq "$?" 3 "report of that recording: exit 3"
+expect_grep '"complete":false,"lost_events":1,"map_full":0' /tmp/fur.json "report: one event lost"
 dmesg_since untraced >/tmp/fun.log
 show_kernel_lines /tmp/fun.log
 expect_grep "pdtfaultfs $(dev_of $a): remove-untraced kdir" /tmp/fun.log "the module logs the fault"
@@ -31,4 +38,5 @@ expect_eq "$(ls $a | tr '\n' ' ')" "ctl " "$a: kdir removed"
 faultfs_works $a
 faultfs_umount $a
 faultfs_umount $b
+faultfs_umount $c
 finish
