@@ -607,8 +607,8 @@ static unsigned long long recursion_misses(struct pdt_tracker *t, bool dput)
 
 /*
  * Calls a dispatcher link's fprobe skipped, which no program's recursion_misses
- * count: a session's entry (or return hook) whose data no longer fits on the task's
- * function graph shadow stack runs neither half (fprobe's nmissed, 6.7+).
+ * count (fprobe's nmissed, 6.7+): a session's call whose data no longer fits on the
+ * task's function graph shadow stack runs neither half.
  */
 static unsigned long long link_missed(int fd, const char *name)
 {
