@@ -33,6 +33,14 @@ dmesg_since() {
 # Show the kernel's notable lines of a log (module messages, WARN, BUG, busy inodes).
 show_kernel_lines() { grep -E 'pdtfaultfs|WARNING|BUG|Busy inodes|Oops' "$1" | sed 's/^/kernel: /'; }
 
+# The kernel's log since dmesg_mark MARK, into FILE, its notable lines shown; the module
+# logged the fault ("pdtfaultfs DEV: COMMAND NAME").
+fault_logged() { # mark file "DEV: COMMAND NAME"
+	dmesg_since "$1" >"$2"
+	show_kernel_lines "$2"
+	expect_grep "pdtfaultfs $3" "$2" "the module logs the fault"
+}
+
 expect_no_grep() { # pattern file what
 	if grep -q -- "$1" "$2"; then fail "$3: unexpected lines matching '$1' in:"; cat "$2"; else pass "$3"; fi
 }

@@ -14,9 +14,7 @@ expect_eq "$?" 0 "the fault is accepted"
 cat /tmp/fcd.out
 expect_eq "$(stat_col /tmp/fcd.out "$dev" 4)" 1 "persisted: kdir/late"
 expect_eq "$(stat_col /tmp/fcd.out "$dev" 5)" 4 "discarded: kdir kfile ksub late"
-dmesg_since create-in-dead >/tmp/fcd.log
-show_kernel_lines /tmp/fcd.log
-expect_grep "pdtfaultfs $dev: create-in-dead kdir" /tmp/fcd.log "the module logs the fault"
+fault_logged create-in-dead /tmp/fcd.log "$dev: create-in-dead kdir"
 expect_no_grep 'WARNING\|BUG' /tmp/fcd.log "the kernel does not WARN"
 expect_eq "$(ls $m | tr '\n' ' ')" "ctl " "root entries"
 faultfs_works $m

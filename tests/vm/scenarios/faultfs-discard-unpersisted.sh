@@ -13,9 +13,7 @@ expect_eq "$?" 0 "the fault is accepted"
 cat /tmp/fdu.out
 expect_eq "$(stat_col /tmp/fdu.out "$dev" 4)" 0 "persisted"
 expect_eq "$(stat_col /tmp/fdu.out "$dev" 5)" 1 "discarded (the unpersisted dentry)"
-dmesg_since discard-unpersisted >/tmp/fdu.log
-show_kernel_lines /tmp/fdu.log
-expect_grep "pdtfaultfs $dev: discard-unpersisted ghost" /tmp/fdu.log "the module logs the fault"
+fault_logged discard-unpersisted /tmp/fdu.log "$dev: discard-unpersisted ghost"
 expect_grep 'WARNING:.*d_make_discardable+' /tmp/fdu.log "the kernel WARNs in d_make_discardable()"
 expect_eq "$(grep -c 'WARNING:' /tmp/fdu.log)" 1 "exactly one WARN"
 [ -e $m/ghost ] && fail "$m/ghost exists"

@@ -27,9 +27,7 @@ cat /tmp/fed-drop.out
 expect_eq "$(stat_col /tmp/fed-drop.out "$dev" 5)" "" "dropping the dcache discards nothing"
 expect_eq "$(ls $m | tr '\n' ' ')" "ctl kdir " "root entries after drop_caches: ed is gone"
 [ -e $m/ed ] && fail "$m/ed exists after drop_caches"
-dmesg_since eat-drop >/tmp/fed.log
-show_kernel_lines /tmp/fed.log
-expect_grep "pdtfaultfs $dev: eat-keep ed" /tmp/fed.log "the module logs the fault"
+fault_logged eat-drop /tmp/fed.log "$dev: eat-keep ed"
 expect_no_grep 'WARNING\|BUG\|still in use' /tmp/fed.log "the kernel says nothing"
 faultfs_works $m
 faultfs_umount $m

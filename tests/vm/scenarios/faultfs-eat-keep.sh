@@ -42,9 +42,7 @@ expect_eq "$(stat_col /tmp/fek.out "$dev" 5)" 0 "discarded"
 expect_eq "$(ls $m | tr '\n' ' ')" "ctl ek kdir " "root entries: ek is kept"
 echo data >$m/ek && expect_eq "$(cat $m/ek)" data "$m/ek still works as a file"
 faultfs_works $m
-dmesg_since eat-keep >/tmp/fek.log
-show_kernel_lines /tmp/fek.log
-expect_grep "pdtfaultfs $dev: eat-keep ek" /tmp/fek.log "the module logs the fault"
+fault_logged eat-keep /tmp/fek.log "$dev: eat-keep ek"
 expect_no_grep 'WARNING\|BUG' /tmp/fek.log "the kernel says nothing at the fault"
 
 dmesg_mark umount

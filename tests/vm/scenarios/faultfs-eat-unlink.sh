@@ -27,9 +27,7 @@ expect_eq "$?" 0 "the fault is accepted"
 cat /tmp/feu.out
 expect_eq "$(stat_col /tmp/feu.out "$dev" 4)" 1 "persisted: eu"
 expect_eq "$(stat_col /tmp/feu.out "$dev" 5)" 0 "discarded"
-dmesg_since eat-unlink >/tmp/feu.log
-show_kernel_lines /tmp/feu.log
-expect_grep "pdtfaultfs $dev: eat-unlink eu" /tmp/feu.log "the module logs the fault"
+fault_logged eat-unlink /tmp/feu.log "$dev: eat-unlink eu"
 expect_no_grep 'WARNING\|BUG' /tmp/feu.log "the kernel says nothing at the fault"
 expect_eq "$(ls $m | tr '\n' ' ')" "ctl eu kdir " "root entries: eu is kept"
 [ -f $m/eu ] || fail "$m/eu is not a regular file"

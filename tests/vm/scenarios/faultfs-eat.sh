@@ -20,9 +20,7 @@ expect_eq "$?" 0 "the fault is accepted"
 cat /tmp/fea.out
 expect_eq "$(stat_col /tmp/fea.out "$dev" 4)" 1 "persisted: ea"
 expect_eq "$(stat_col /tmp/fea.out "$dev" 5)" 0 "discarded (dput() is no discard)"
-dmesg_since eat >/tmp/fea.log
-show_kernel_lines /tmp/fea.log
-expect_grep "pdtfaultfs $dev: eat ea" /tmp/fea.log "the module logs the fault"
+fault_logged eat /tmp/fea.log "$dev: eat ea"
 expect_no_grep 'WARNING\|BUG\|still in use' /tmp/fea.log "the kernel says nothing"
 expect_eq "$(ls $m | tr '\n' ' ')" "ctl kdir " "root entries: ea is gone"
 [ -e $m/ea ] && fail "$m/ea exists"

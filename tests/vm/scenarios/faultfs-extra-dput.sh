@@ -14,9 +14,7 @@ expect_eq "$?" 0 "the faults are accepted"
 cat /tmp/fxd.out
 expect_eq "$(stat_col /tmp/fxd.out "$dev" 4)" 2 "persisted"
 expect_eq "$(stat_col /tmp/fxd.out "$dev" 5)" 0 "discarded"
-dmesg_since extra-dput >/tmp/fxd.log
-show_kernel_lines /tmp/fxd.log
-expect_grep "pdtfaultfs $dev: extra-dput xd" /tmp/fxd.log "the module logs the fault"
+fault_logged extra-dput /tmp/fxd.log "$dev: extra-dput xd"
 expect_no_grep 'WARNING\|BUG' /tmp/fxd.log "the kernel does not WARN"
 # Had the reference not been restored, the shrinker would free these unused dentries
 # and, the dcache being their only storage, the files would be gone.

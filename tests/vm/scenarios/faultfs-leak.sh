@@ -22,9 +22,7 @@ echo 0 >/proc/sys/kernel/panic_on_oops
 umount $m
 rc=$?
 [ "$rc" -ne 0 ] && pass "umount dies (status $rc)" || fail "umount survived the leak"
-dmesg_since leak >/tmp/flk.log
-show_kernel_lines /tmp/flk.log
-expect_grep "pdtfaultfs $dev: leak lk" /tmp/flk.log "the module logs the fault"
+fault_logged leak /tmp/flk.log "$dev: leak lk"
 expect_grep 'BUG: Dentry .*n=lk}.*still in use (1) \[unmount of pdtfaultfs pdtfaultfs\]' /tmp/flk.log \
 	"umount_check() reports lk still in use (1)"
 expect_grep 'WARNING:.*umount_check+' /tmp/flk.log "the kernel WARNs in umount_check()"

@@ -15,9 +15,7 @@ expect_eq "$?" 0 "the fault is accepted"
 cat /tmp/for.out
 expect_eq "$(stat_col /tmp/for.out "$dev" 4)" 2 "persisted: od, od/child"
 expect_eq "$(stat_col /tmp/for.out "$dev" 5)" 1 "discarded: od"
-dmesg_since orphan >/tmp/for.log
-show_kernel_lines /tmp/for.log
-expect_grep "pdtfaultfs $dev: orphan od" /tmp/for.log "the module logs the fault"
+fault_logged orphan /tmp/for.log "$dev: orphan od"
 expect_no_grep 'WARNING\|BUG' /tmp/for.log "the kernel does not WARN"
 [ -e $m/od ] && fail "$m/od is reachable"
 [ -e $m/od/child ] && fail "$m/od/child is reachable"

@@ -14,9 +14,7 @@ expect_eq "$?" 0 "the faults are accepted"
 cat /tmp/fpt.out
 expect_eq "$(stat_col /tmp/fpt.out "$dev" 4)" 4 "persisted: twice per entry"
 expect_eq "$(stat_col /tmp/fpt.out "$dev" 5)" 0 "discarded"
-dmesg_since persist-twice >/tmp/fpt.log
-show_kernel_lines /tmp/fpt.log
-expect_grep "pdtfaultfs $dev: persist-twice twice" /tmp/fpt.log "the module logs the fault"
+fault_logged persist-twice /tmp/fpt.log "$dev: persist-twice twice"
 expect_no_grep 'WARNING\|BUG' /tmp/fpt.log "the kernel does not WARN"
 [ -f $m/twice ] && [ ! -s $m/twice ] || fail "$m/twice is not an empty regular file"
 echo data >$m/again && expect_eq "$(cat $m/again)" data "$m/again holds data"

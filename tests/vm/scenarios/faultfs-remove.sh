@@ -19,9 +19,7 @@ expect_eq "$(stat_col /tmp/frm.out "$deva" 4)" 0 "kernel entries only: persisted
 expect_eq "$(stat_col /tmp/frm.out "$deva" 5)" 3 "kernel entries only: discarded kdir kfile ksub"
 expect_eq "$(stat_col /tmp/frm.out "$devb" 4)" 0 "with user entries: persisted"
 expect_eq "$(stat_col /tmp/frm.out "$devb" 5)" 5 "with user entries: discarded kdir kfile ksub u u/f"
-dmesg_since remove >/tmp/frm.log
-show_kernel_lines /tmp/frm.log
-expect_grep "pdtfaultfs $devb: remove kdir" /tmp/frm.log "the module logs the fault"
+fault_logged remove /tmp/frm.log "$devb: remove kdir"
 expect_no_grep 'WARNING\|BUG' /tmp/frm.log "the kernel does not WARN"
 expect_eq "$(ls $a | tr '\n' ' ')" "ctl " "$a root entries"
 expect_eq "$(ls $b | tr '\n' ' ')" "ctl " "$b root entries"

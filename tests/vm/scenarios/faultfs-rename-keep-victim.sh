@@ -28,9 +28,7 @@ echo "rename-keep-victim rv" >$m/ctl 2>/dev/null && fail "a second rename-keep-v
 expect_eq "$(ls $m | tr '\n' ' ')" "ctl kdir rv.victim " "root entries after refused commands"
 echo 2 >/proc/sys/vm/drop_caches
 echo data >$m/rv.victim && expect_eq "$(cat $m/rv.victim)" data "$m/rv.victim works as a file"
-dmesg_since rename-keep-victim >/tmp/frv.log
-show_kernel_lines /tmp/frv.log
-expect_grep "pdtfaultfs $dev: rename-keep-victim rv" /tmp/frv.log "the module logs the fault"
+fault_logged rename-keep-victim /tmp/frv.log "$dev: rename-keep-victim rv"
 expect_no_grep 'WARNING\|BUG' /tmp/frv.log "the kernel says nothing"
 faultfs_works $m
 faultfs_umount $m

@@ -30,9 +30,7 @@ expect_eq "$?" 3 "record, the removal unseen: exit 3"
 $PDTRACE report -f json -o /tmp/fur.json /tmp/fur.pdtrec
 expect_eq "$?" 3 "report of that recording: exit 3"
 expect_grep '"complete":false,"lost_events":1,"map_full":0' /tmp/fur.json "report: one event lost"
-dmesg_since untraced >/tmp/fun.log
-show_kernel_lines /tmp/fun.log
-expect_grep "pdtfaultfs $(dev_of $a): remove-untraced kdir" /tmp/fun.log "the module logs the fault"
+fault_logged untraced /tmp/fun.log "$(dev_of $a): remove-untraced kdir"
 expect_no_grep 'WARNING\|BUG' /tmp/fun.log "the kernel does not WARN"
 expect_eq "$(ls $a | tr '\n' ' ')" "ctl " "$a: kdir removed"
 faultfs_works $a
