@@ -124,9 +124,12 @@ static __always_inline struct pdt_elided *elided_find(u64 d, u32 *key)
 
 /*
  * Take d into the set: false when its probe has no free slot (it is streamed instead:
- * also when another CPU took the slot meanwhile), or when d is there already (*old,
- * *key: a life whose end went unseen, which the rules must hear of first). One pass
- * over the probe, inlined: every create runs it.
+ * also when another CPU took the slot meanwhile), or when d is found before one (*old,
+ * *key: a life whose end went unseen, which the rules must hear of first). The probe
+ * stops at the first free slot, inlined: every create runs it, and in churn the first
+ * slot is free. d further on (its end unseen, and a slot before it freed since) is
+ * not looked for: an end goes unseen only when a run was skipped or the ring buffer
+ * was full, which the gate counts as lost.
  */
 static __always_inline bool elided_add(u64 d, u32 slot, u32 kstack, struct pdt_elided **old,
 				       u32 *key)
@@ -147,9 +150,10 @@ static __always_inline bool elided_add(u64 d, u32 slot, u32 kstack, struct pdt_e
 			*old = m;
 			return false;
 		}
-		if (!m->dentry && !free) {
+		if (!m->dentry) {
 			free = m;
 			fk = k;
+			break;
 		}
 	}
 	if (!free || __sync_val_compare_and_swap(&free->dentry, 0, d))
