@@ -27,6 +27,8 @@
 #   --bpf-stats  the kernel times the tracer's BPF programs (kernel.bpf_stats_enabled):
 #                where its cost goes; each program run costs more, so the ops/s of
 #                such a run are not those of a default one
+#   --append A   more kernel parameters for the guest (what a setting of the machine does
+#                to the figures)
 #   --smp N      virtual CPUs (default 2). With 1, nothing runs interleaved with
 #                anything else, so CPU and BPF run times count only their own instructions,
 #                and the ratios repeat from one boot to the next (with 2 they move by a
@@ -44,7 +46,7 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${OUTPUT:-$top/build}
 out=$build/bench
-rounds=5 secs=0.25 ssecs=2 fill=100000 bpfstats=0 smp=2 limit=0 variants= only=all bins=() sustained=1 icount=1
+rounds=5 secs=0.25 ssecs=2 fill=100000 bpfstats=0 smp=2 limit=0 variants= only=all bins=() sustained=1 icount=1 append=
 
 die() { echo "bench: $*" >&2; exit 2; }
 
@@ -62,6 +64,7 @@ while [ $# -gt 0 ]; do
 	--no-icount) icount=0; shift ;;
 	--bpf-stats) bpfstats=1; shift ;;
 	--smp) smp=${2:?}; shift 2 ;;
+	--append) append=${2:?}; shift 2 ;;
 	-h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
 	*) die "unknown argument '$1'" ;;
 	esac
@@ -160,7 +163,7 @@ boot() {
 		-virtfs "local,path=$root,mount_tag=broot,security_model=none,readonly=on" \
 		-virtfs "local,path=$out/share,mount_tag=bshare,security_model=none" \
 		-kernel "$kdir/vmlinuz" -initrd "$out/initrd.gz" \
-		-append "console=ttyS0 panic=-1 oops=panic quiet" \
+		-append "console=ttyS0 panic=-1 oops=panic quiet${append:+ $append}" \
 		</dev/null >/dev/null 2>"$out/qemu.log" &
 	local qpid=$! t0
 	t0=$(date +%s)
