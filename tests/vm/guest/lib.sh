@@ -190,6 +190,15 @@ emit() {
 	echo "@@REC END $2"
 }
 
+# The stack cache is x86-64's (ORC entries): elsewhere -v must say it is off, and the runs
+# must be as exact without it. cached FILE WHAT: true where there is a cache to count.
+cached() {
+	[ "$(uname -m)" = x86_64 ] && return 0
+	expect_grep '^pdtrace: stack cache off: the kernel unwinds every stack$' "$1" \
+		"$2: no stack cache on $(uname -m), -v says so"
+	return 1
+}
+
 # sbs JSON: one line per superblock of a check report: "fs_type dev made discarded
 # unpinned adopted persistent_now unmounted findings".
 sbs() {

@@ -25,14 +25,6 @@ cache_counts() {
 	set -- $(sed -n 's/^pdtrace: stack cache: \([0-9]*\) stacks from kept ORC entries (\([0-9]*\) checked .*, \([0-9]*\) by a recent unwind.s steps), \([0-9]*\) unwound by the kernel.*; \([0-9]*\) stacks were the last unwind.s again; \([0-9]*\) path lookups missed the table of hooked functions$/\1 \2 \3 \4 \5 \6/p' "$1")
 	hits=${1:-0} checked=${2:--1} kept=${3:-0} unwound=${4:-0} same=${5:-0} unlisted=${6:--1}
 }
-# The cache is x86-64's (ORC entries): elsewhere -v must say it is off, and the runs must
-# be as exact without it. cached FILE WHAT: true where there is a cache to count.
-cached() {
-	[ "$(uname -m)" = x86_64 ] && return 0
-	expect_grep '^pdtrace: stack cache off: the kernel unwinds every stack$' "$1" \
-		"$2: no stack cache on $(uname -m), -v says so"
-	return 1
-}
 grep -qs ' /sys/kernel/config ' /proc/self/mountinfo || mount -t configfs none /sys/kernel/config
 grep -qs ' /sys/kernel/tracing ' /proc/self/mountinfo || mount -t tracefs none /sys/kernel/tracing
 grep -qs ' /sys/kernel/debug ' /proc/self/mountinfo || mount -t debugfs none /sys/kernel/debug
