@@ -50,6 +50,7 @@ all="stat-tmpfs stat-debugfs create-1 create-2 mkdir-1 mkdir-2 umount configfs t
 # at a cost of its own on each run: for attribution, not for the ops/s figures.
 [ "$bpfstats" != 1 ] || echo 1 >/proc/sys/kernel/bpf_stats_enabled
 echo "@@I bpf_stats $(cat /proc/sys/kernel/bpf_stats_enabled 2>/dev/null)"
+echo "@@I rcu qhimark $(cat /sys/module/rcutree/parameters/qhimark 2>/dev/null) qovld $(cat /sys/module/rcutree/parameters/qovld 2>/dev/null)"
 echo "@@I clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null) cmdline $(cat /proc/cmdline)"
 
 ms() { echo $(($(date +%s%N) / 1000000)); }
