@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "child.h"
 #include "session.h"
@@ -23,12 +24,25 @@ struct poll_ctx {
 	const struct pdt_session_opts *o;
 };
 
+/*
+ * The longest wait for events: the caller's, else 100 ms. PDTRACE_POLL_MS, a testing
+ * aid, sets it, so that only the BPF side's wakeups (see submit() in common.bpf.h) can
+ * have the reader take events before the command is done.
+ */
+static int poll_ms(const struct pdt_session_opts *o)
+{
+	const char *env = getenv("PDTRACE_POLL_MS");
+	int ms = env ? atoi(env) : 0;
+
+	return ms > 0 ? ms : o->poll_ms ? o->poll_ms : 100;
+}
+
 /* One wait for events, then the caller's tick: true when it asks to stop. */
 static bool poll_once(void *ctx)
 {
 	const struct poll_ctx *p = ctx;
 
-	pdt_tracker_poll(p->t, p->o->poll_ms ? p->o->poll_ms : 100);
+	pdt_tracker_poll(p->t, poll_ms(p->o));
 	return p->o->tick && p->o->tick(p->o->ctx);
 }
 
