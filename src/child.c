@@ -55,10 +55,17 @@ static void on_forward(int sig, siginfo_t *si, void *uc)
 		forward_sig = sig;
 }
 
+/* Nothing to do: its arrival ends the wait for events (epoll_wait() is never restarted). */
+static void on_child(int sig)
+{
+	(void)sig;
+}
+
 int pdt_run_child(pid_t pid, bool (*poll)(void *ctx), void *ctx)
 {
-	struct sigaction fwd = { .sa_sigaction = on_forward, .sa_flags = SA_SIGINFO }, old[4];
+	struct sigaction fwd = { .sa_sigaction = on_forward, .sa_flags = SA_SIGINFO }, old[5];
 	struct sigaction ign = { .sa_handler = SIG_IGN };
+	struct sigaction chld = { .sa_handler = on_child, .sa_flags = SA_RESTART | SA_NOCLDSTOP };
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
 	int status = 0, i;
 	pid_t r;
@@ -67,17 +74,23 @@ int pdt_run_child(pid_t pid, bool (*poll)(void *ctx), void *ctx)
 	for (i = 0; i < 3; i++)
 		sigaction(sigs[i], &fwd, &old[i]);
 	sigaction(SIGQUIT, &ign, &old[3]);
-	do {
+	/*
+	 * COMMAND's exit wakes the wait, so that the report follows it at once, not at the
+	 * end of the wait. An exit before the handler is in place is seen by the first
+	 * waitpid(); one between a waitpid() and the wait costs that one wait, as before.
+	 */
+	sigaction(SIGCHLD, &chld, &old[4]);
+	while ((r = waitpid(pid, &status, WNOHANG)) == 0 || (r < 0 && errno == EINTR)) {
 		poll(ctx);
 		if (forward_sig) {
 			kill(pid, forward_sig);
 			forward_sig = 0;
 		}
-		r = waitpid(pid, &status, WNOHANG);
-	} while (r == 0 || (r < 0 && errno == EINTR));
+	}
 	for (i = 0; i < 3; i++)
 		sigaction(sigs[i], &old[i], NULL);
 	sigaction(SIGQUIT, &old[3], NULL);
+	sigaction(SIGCHLD, &old[4], NULL);
 	if (r < 0)
 		return 255;
 	return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
