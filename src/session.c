@@ -22,6 +22,7 @@ int pdt_session_start(struct pdt_tracker *t, const struct pdt_session_opts *o, c
 struct poll_ctx {
 	struct pdt_tracker *t;
 	const struct pdt_session_opts *o;
+	int poll_ms;
 };
 
 /*
@@ -42,14 +43,14 @@ static bool poll_once(void *ctx)
 {
 	const struct poll_ctx *p = ctx;
 
-	pdt_tracker_poll(p->t, poll_ms(p->o));
+	pdt_tracker_poll(p->t, p->poll_ms);
 	return p->o->tick && p->o->tick(p->o->ctx);
 }
 
 int pdt_session_run(struct pdt_tracker *t, const struct pdt_session_opts *o, int *status, char *err,
 		    size_t errlen)
 {
-	struct poll_ctx p = { t, o };
+	struct poll_ctx p = { t, o, poll_ms(o) }; /* read once, not at every poll */
 	pid_t pid;
 	int rc;
 
