@@ -199,6 +199,9 @@ cached() {
 	return 1
 }
 
+# made JSON DIR: the entries made on the superblock mounted at DIR, from a check report.
+made() { sed -n "s|.*\"mountpoint\":\"$2\",\"mounts\":[0-9]*,\"made\":\([0-9]*\).*|\1|p" "$1"; }
+
 # sbs JSON: one line per superblock of a check report: "fs_type dev made discarded
 # unpinned adopted persistent_now unmounted findings".
 sbs() {

@@ -27,9 +27,8 @@ EOS
 snap='sh /tmp/maps.sh $PPID >/tmp/maps.txt; cd /mnt/o'
 # Outputs exist before tracing starts: making them would be events of their own.
 for f in maps.txt rb.json rbd.json r1.pdtrec lk.json; do : >/tmp/$f; done
-# num FILE KEY: the first "KEY":N of a JSON report. made FILE: made on /mnt/o.
+# num FILE KEY: the first "KEY":N of a JSON report.
 num() { sed -n "s/.*\"$2\":\([0-9]*\).*/\1/p" "$1" | head -n 1; }
-made() { sed -n 's/.*"mountpoint":"\/mnt\/o","mounts":[0-9]*,"made":\([0-9]*\).*/\1/p' "$1"; }
 has_map() { # TYPE MAX_ENTRIES WHAT
 	if grep -q "^$1 $2 " /tmp/maps.txt; then pass "$3"; else fail "$3: no map of type $1 with $2 entries:"; cat /tmp/maps.txt; fi
 }
@@ -42,7 +41,7 @@ fresh
 $PDTRACE check --ringbuf-pages 1 -f json -o /tmp/rb.json -- sh -c "$snap && $burst"
 expect_eq "$?" 3 "check --ringbuf-pages 1, burst: exit 3 (incomplete, no findings)"
 has_map 27 4096 "--ringbuf-pages 1: the ring buffer is 4096 bytes"
-lost=$(num /tmp/rb.json lost_events) made=$(made /tmp/rb.json)
+lost=$(num /tmp/rb.json lost_events) made=$(made /tmp/rb.json /mnt/o)
 positive "$lost" "lost_events"
 expect_eq "$((${made:-0} + ${lost:-0}))" 3000 "each create seen or counted lost (made ${made:-0} + lost ${lost:-0})"
 expect_grep '"complete":false,"lost_events":[1-9][0-9]*,"map_full":0' /tmp/rb.json '"complete":false, with the count'
@@ -56,7 +55,7 @@ fresh
 $PDTRACE check -f json -o /tmp/rbd.json -- sh -c "$snap && $burst"
 expect_eq "$?" 0 "the same burst with the default sizes: exit 0"
 expect_grep '"complete":true,"lost_events":0,"map_full":0' /tmp/rbd.json "the default sizes: complete data"
-expect_eq "$(made /tmp/rbd.json)" 3000 "the default sizes: every create seen"
+expect_eq "$(made /tmp/rbd.json /mnt/o)" 3000 "the default sizes: every create seen"
 has_map 27 8388608 "default ring buffer: 8 MiB"
 sed 's/^/memlock (map type, max_entries, bytes): /' /tmp/maps.txt
 

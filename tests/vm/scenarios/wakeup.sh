@@ -15,8 +15,6 @@
 . /lib.sh
 mkdir -p /mnt/q1 /mnt/q2
 : >/tmp/wk.json
-# made FILE DIR: the count of entries made on the superblock mounted at DIR.
-made() { sed -n "s|.*\"mountpoint\":\"$2\",\"mounts\":[0-9]*,\"made\":\([0-9]*\).*|\1|p" "$1"; }
 
 PDTRACE_POLL_MS=10000 PDTRACE_NO_ELIDE=1 $PDTRACE check --ringbuf-pages 256 -f json -o /tmp/wk.json -- sh -c '
 	mount -t tmpfs wk1 /mnt/q1 && mkdir /mnt/q1/a /mnt/q1/b && sleep 1 && umount /mnt/q1 &&
