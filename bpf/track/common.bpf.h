@@ -84,14 +84,20 @@ extern struct pdt_sb_slot pdt_slots[PDT_SB_SLOTS];
 extern __u32 pdt_nslots;
 #endif
 
-/*
- * The place in the table of hooked functions (pdtrace.h) of the function that starts
- * less than span bytes before ip: PDT_HOOK_IPS when none does, or before user space
- * has written the table.
- */
-static __always_inline u32 hook_find(u64 ip, u64 span)
+/* How many of the table's entries (pdtrace.h) user space has written: 0, then all. */
+static __always_inline u32 hook_count(void)
 {
-	u32 n = *(volatile __u32 *)&pdt_nhook_ips, i;
+	return *(volatile __u32 *)&pdt_nhook_ips;
+}
+
+/*
+ * The place among the table's first n entries of the function that starts less than
+ * span bytes before ip: PDT_HOOK_IPS when none does. n is hook_count() read once by
+ * the caller, which may ask again whether the table was written.
+ */
+static __always_inline u32 hook_find(u64 ip, u64 span, u32 n)
+{
+	u32 i;
 
 #pragma unroll
 	for (i = 0; i < PDT_HOOK_IPS; i++)
@@ -101,9 +107,9 @@ static __always_inline u32 hook_find(u64 ip, u64 span)
 }
 
 /* The dispatcher's: ip is bpf_get_func_ip()'s, the function's address. */
-static __always_inline u32 hook_slot(u64 ip)
+static __always_inline u32 hook_slot(u64 ip, u32 n)
 {
-	return hook_find(ip, 1);
+	return hook_find(ip, 1, n);
 }
 
 /* Scratch space to build a path right to left; see fill_path(). */

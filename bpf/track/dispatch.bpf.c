@@ -20,10 +20,10 @@
 /* The hooked function's enum pdt_hook_id: by its address, else by the link's cookie. */
 static __always_inline u64 hook_id(struct pt_regs *ctx)
 {
-	u32 i;
+	u32 n = hook_count(), i;
 
-	if (*(volatile __u32 *)&pdt_nhook_ips) {
-		i = hook_slot(bpf_get_func_ip(ctx));
+	if (n) {
+		i = hook_slot(bpf_get_func_ip(ctx), n);
 		if (i < PDT_HOOK_IPS)
 			return pdt_hook_ips[i].id;
 	}

@@ -357,11 +357,15 @@ PDT_MAP_DECL struct {
 #ifdef PDT_MAPS_OWNER
 __noinline u32 pdt_sc_path_slot(u64 ip)
 {
-	u32 i = hook_find(ip, PDT_SC_FENTRY_SPAN);
+	u32 n = hook_count(), i = hook_find(ip, PDT_SC_FENTRY_SPAN, n);
 
 	if (i < PDT_SC_PATHS)
 		return i;
-	if (*(volatile __u32 *)&pdt_nhook_ips) /* written: every hooked function is there */
+	/*
+	 * n as searched: read again, it could say the table was written since, and count
+	 * as unlisted a function that was searched for in an empty table.
+	 */
+	if (n) /* written: every hooked function is there */
 		sc_bump(PDT_SC_UNLISTED);
 	return (u32)((ip * 0x9e3779b97f4a7c15ull) >> 60) & (PDT_SC_PATHS - 1);
 }
