@@ -74,10 +74,10 @@ static void report(unsigned long long ops, double t)
 	fflush(stdout);
 }
 
-/* Run body() until secs elapsed; the clock is read every 64 ops. */
+/* Run body() until secs elapsed; the clock is read every 64 ops. [*t0, *t1]: when. */
 typedef unsigned long long (*body_fn)(const char *dir, unsigned long long i);
 
-static unsigned long long timed_loop(body_fn body, const char *dir, double *elapsed)
+static unsigned long long timed_loop(body_fn body, const char *dir, double *t0, double *t1)
 {
 	double start = now(), t = start;
 	unsigned long long n = 0;
@@ -87,7 +87,8 @@ static unsigned long long timed_loop(body_fn body, const char *dir, double *elap
 			n += body(dir, n);
 		t = now();
 	}
-	*elapsed = t - start;
+	*t0 = start;
+	*t1 = t;
 	return n;
 }
 
@@ -152,15 +153,24 @@ static unsigned long long do_cycle(const char *dir, unsigned long long i)
 	return 1;
 }
 
-/* -p N: N workers in DIR/wI, pinned; sums their counts. */
+/*
+ * -p N: N workers in DIR/wI, pinned; sums their counts over the span from the first
+ * start to the last end. They start together, released by one write once all are
+ * forked (forked one by one, the first ran alone until the parent got the CPU back
+ * to fork the next), and the span is the union of their runs: the sum over one
+ * worker's own time overstated the rate by the part they did not overlap.
+ */
 static void run_parallel(body_fn body, const char *dir)
 {
-	int fds[64][2], i, ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	int fds[64][2], go[2], i, ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	unsigned long long total = 0;
-	double tmax = 0;
+	double first = 0, last = 0;
+	char gobuf[64];
 
 	if (nproc_ < 1 || nproc_ > 64)
 		nproc_ = 1;
+	if (pipe(go))
+		die("pipe", NULL);
 	for (i = 0; i < nproc_; i++) {
 		char sub[256];
 		pid_t pid;
@@ -175,35 +185,45 @@ static void run_parallel(body_fn body, const char *dir)
 			die("fork", NULL);
 		if (pid == 0) {
 			cpu_set_t set;
-			double el;
+			double t0, t1;
 			unsigned long long n;
-			char buf[64];
+			char buf[96], c;
 			int len;
 
 			CPU_ZERO(&set);
 			CPU_SET(i % (ncpu > 0 ? ncpu : 1), &set);
 			sched_setaffinity(0, sizeof(set), &set);
-			n = timed_loop(body, sub, &el);
-			len = snprintf(buf, sizeof(buf), "%llu %.6f\n", n, el);
+			close(go[1]);
+			if (read(go[0], &c, 1) != 1)
+				_exit(1);
+			n = timed_loop(body, sub, &t0, &t1);
+			len = snprintf(buf, sizeof(buf), "%llu %.9f %.9f\n", n, t0, t1);
 			if (write(fds[i][1], buf, len) != len)
 				_exit(1);
 			_exit(0);
 		}
 		close(fds[i][1]);
 	}
+	close(go[0]);
+	memset(gobuf, 'g', sizeof(gobuf));
+	if (write(go[1], gobuf, nproc_) != nproc_)
+		die("write", "start pipe");
+	close(go[1]);
 	for (i = 0; i < nproc_; i++) {
-		char buf[64] = "";
+		char buf[96] = "";
 		unsigned long long n = 0;
-		double el = 0;
+		double t0 = 0, t1 = 0;
 		ssize_t r = read(fds[i][0], buf, sizeof(buf) - 1);
 
-		if (r <= 0 || sscanf(buf, "%llu %lf", &n, &el) != 2) {
+		if (r <= 0 || sscanf(buf, "%llu %lf %lf", &n, &t0, &t1) != 3) {
 			fprintf(stderr, "pdtbench: worker %d failed\n", i);
 			exit(1);
 		}
 		total += n;
-		if (el > tmax)
-			tmax = el;
+		if (!i || t0 < first)
+			first = t0;
+		if (!i || t1 > last)
+			last = t1;
 		close(fds[i][0]);
 	}
 	while (wait(NULL) > 0)
@@ -214,7 +234,7 @@ static void run_parallel(body_fn body, const char *dir)
 		snprintf(sub, sizeof(sub), "%s/w%d", dir, i);
 		rmdir(sub);
 	}
-	report(total, tmax);
+	report(total, last - first);
 }
 
 /* mknodat() relative to the directory's fd: one syscall and one component per
@@ -316,25 +336,25 @@ int main(int argc, char **argv)
 	if (optind >= argc)
 		usage();
 	if (!strcmp(cmd, "stat")) {
-		double el;
+		double t0, t1;
 		unsigned long long n;
 
 		stat_paths = &argv[optind];
 		nstat_paths = argc - optind;
-		n = timed_loop(do_stat, NULL, &el);
-		report(n, el);
+		n = timed_loop(do_stat, NULL, &t0, &t1);
+		report(n, t1 - t0);
 	} else if (!strcmp(cmd, "create")) {
 		run_parallel(do_create, argv[optind]);
 	} else if (!strcmp(cmd, "mkdir")) {
 		batch = 4;
 		run_parallel(do_mkdir, argv[optind]);
 	} else if (!strcmp(cmd, "cycle")) {
-		double el;
+		double t0, t1;
 		unsigned long long n;
 
 		batch = 1;
-		n = timed_loop(do_cycle, argv[optind], &el);
-		report(n, el);
+		n = timed_loop(do_cycle, argv[optind], &t0, &t1);
+		report(n, t1 - t0);
 	} else if (!strcmp(cmd, "fill")) {
 		fill(argv[optind]);
 	} else if (!strcmp(cmd, "umount")) {
