@@ -236,6 +236,7 @@ enum pdt_track_counter {
 	PDT_TC_SB_FULL,	       /* superblock map full */
 	PDT_TC_KIDS_UNCHECKED, /* a discarded directory had too many children to look at */
 	PDT_TC_STACKS_FULL,    /* a removal's start sent without its stack: no room in the table */
+	PDT_TC_GRAPH_SKIPPED,  /* calls the function graph tracer skipped (a bracket among them?) */
 	PDT_TC_MAX,
 };
 

@@ -628,12 +628,29 @@ static unsigned long long link_missed(int fd, const char *name)
 	return info.missed;
 }
 
+/*
+ * Calls the function graph tracer skipped on tasks that then discarded or unmounted,
+ * which no link counts: a session's call with no room on the shadow stack even for
+ * its frame (graph_check() in common.bpf.h).
+ */
+static unsigned long long graph_skipped(struct pdt_tracker *t)
+{
+	unsigned long long n = counter(t, PDT_TC_GRAPH_SKIPPED);
+
+	if (n && pdt_verbose)
+		fprintf(stderr,
+			"pdtrace: the function graph tracer skipped %llu calls of tasks that then "
+			"discarded or unmounted (their shadow stack was full)\n",
+			n);
+	return n;
+}
+
 void pdt_tracker_losses(struct pdt_tracker *t, unsigned long long *lost,
 			unsigned long long *map_full)
 {
 	*lost = counter(t, PDT_TC_LOST_EVENTS) + counter(t, PDT_TC_KIDS_UNCHECKED) +
 		recursion_misses(t, false) + link_missed(t->dispatch_fd[0], "pdt_enter") +
-		link_missed(t->dispatch_fd[1], "pdt_bracket");
+		link_missed(t->dispatch_fd[1], "pdt_bracket") + graph_skipped(t);
 	*map_full = counter(t, PDT_TC_TASK_FULL) + counter(t, PDT_TC_SB_FULL) +
 		    counter(t, PDT_TC_STACKS_FULL);
 }

@@ -48,7 +48,7 @@ struct pdt_task_state {
 	unsigned int removal_depth;
 	unsigned int umount_depth;
 	unsigned int removal_kstack; /* its PDT_EV_REMOVAL not sent yet: its stack's id, or lazy */
-	unsigned int pad;
+	unsigned int graph_overruns; /* the task's trace_overrun when last read (graph_check()) */
 	/* Or, with PDT_KSTACK_LAZY there: its entry registers (ip, sp, bp), unwound then. */
 	unsigned long long removal_regs[3];
 };
@@ -192,6 +192,55 @@ static __always_inline struct pdt_task_state *task_state(bool create)
 	if (!t && create)
 		bump(PDT_TC_TASK_FULL);
 	return t;
+}
+
+/*
+ * A bracket the kernel skipped without counting it anywhere a tracer can read for all
+ * tasks. A session's entry and return ride on the function graph tracer: when the task's
+ * shadow stack has no room even for the call's frame, ftrace_push_return_trace() skips
+ * the call for every graph user and counts it only in the task's trace_overrun. So it is
+ * read where the task next does what a bracket covers: a discard (a removal's entries)
+ * and the umount walk's check (inside an umount and its shutdown). What went up since
+ * the task was last read there is counted lost: the graph tracer skipped that many calls,
+ * a bracket may be among them. pdtrace's brackets nest a few calls deep; the stack fills
+ * only under another graph tracer on a deep call chain, so the test is a load and a
+ * branch, and the rest out of line.
+ */
+static __always_inline u32 graph_overruns(void)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+
+	if (!bpf_core_field_exists(task->trace_overrun))
+		return 0; /* a kernel without the graph tracer */
+	return task->trace_overrun.counter;
+}
+
+#ifdef PDT_MAPS_OWNER
+__noinline int pdt_graph_overrun(u32 now)
+{
+	struct pdt_task_state *t = task_state(true);
+	u32 seen;
+
+	if (!t)
+		return 0; /* counted as PDT_TC_TASK_FULL: incomplete all the same */
+	seen = t->graph_overruns;
+	if (now == seen)
+		return 0;
+	t->graph_overruns = now;
+	/* Lower than last read: a graph tracer's start set it back to 0 since. */
+	__sync_fetch_and_add(&pdt_counters[PDT_TC_GRAPH_SKIPPED], now > seen ? now - seen : now);
+	return 0;
+}
+#else
+int pdt_graph_overrun(u32 now);
+#endif
+
+static __always_inline void graph_check(void)
+{
+	u32 now = graph_overruns();
+
+	if (now)
+		pdt_graph_overrun(now);
 }
 
 /*

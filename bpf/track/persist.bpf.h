@@ -149,6 +149,7 @@ static __always_inline int on_discard(struct pt_regs *ctx, void *dentry_arg)
 	bool find, first;
 	u32 key = 0, slot;
 
+	graph_check(); /* a removal whose bracket the kernel skipped */
 	if (user_remove)
 		t->remove_target = 0;
 	if (dentry->d_flags & persistent_bit()) /* the probe inlined: every unlink runs it */

@@ -442,20 +442,24 @@ static int pdt_remove(struct super_block *sb, const char *name)
  * call and counts it in its nmissed (fprobe_fgraph_entry()): a BPF session
  * or kretprobe.multi program on simple_recursive_removal() runs neither at
  * its entry nor at its return, and the kprobe.multi link reports the call
- * missed. The level is set for the call and put back after it: nothing
- * reads the words below it (no frame is pushed on this path but the one
- * fprobe pops at once), so they need not hold frames. The sizes are
- * kernel/trace/fgraph.c's, which keeps them private: a 4096-byte stack, a
- * frame of struct ftrace_ret_stack and a bitmap word, and FGRAPH_INDEX_BITS
- * (16) words kept free at the top.
+ * missed. remove-overrun DIR: the same with no room even for the frame:
+ * ftrace_push_return_trace() skips the call for every graph user and counts
+ * it only in the task's trace_overrun. The level is set for the call and put
+ * back after it: nothing reads the words below it (no frame is pushed on
+ * this path but the one fprobe pops at once), so they need not hold frames.
+ * The sizes are kernel/trace/fgraph.c's, which keeps them private: a
+ * 4096-byte stack, a frame of struct ftrace_ret_stack and a bitmap word, and
+ * FGRAPH_INDEX_BITS (16) words kept free at the top.
  */
 #ifdef CONFIG_FUNCTION_GRAPH_TRACER
 #define PDT_FRAME_WORDS \
 	DIV_ROUND_UP(sizeof(struct ftrace_ret_stack), sizeof(long))
 #define PDT_SHADOW_MAX \
 	(4096 / sizeof(long) - (PDT_FRAME_WORDS + 1 + 16))
+#define PDT_LEVEL_NO_DATA (PDT_SHADOW_MAX - PDT_FRAME_WORDS - 2)
+#define PDT_LEVEL_NO_FRAME (PDT_SHADOW_MAX - PDT_FRAME_WORDS - 1)
 
-static int pdt_remove_untraced(struct super_block *sb, const char *name)
+static int pdt_remove_at(struct super_block *sb, const char *name, int at)
 {
 	struct dentry *dentry = pdt_lookup_dir(sb, name);
 	int level;
@@ -467,7 +471,7 @@ static int pdt_remove_untraced(struct super_block *sb, const char *name)
 		return -ENODATA;
 	}
 	level = current->curr_ret_stack;
-	current->curr_ret_stack = PDT_SHADOW_MAX - PDT_FRAME_WORDS - 2;
+	current->curr_ret_stack = at;
 	barrier();
 	simple_recursive_removal(dentry, NULL);
 	barrier();
@@ -475,8 +479,64 @@ static int pdt_remove_untraced(struct super_block *sb, const char *name)
 	dput(dentry);
 	return 0;
 }
+
+static int pdt_remove_untraced(struct super_block *sb, const char *name)
+{
+	return pdt_remove_at(sb, name, PDT_LEVEL_NO_DATA);
+}
+
+static int pdt_remove_overrun(struct super_block *sb, const char *name)
+{
+	return pdt_remove_at(sb, name, PDT_LEVEL_NO_FRAME);
+}
+
+/*
+ * graph-full NAME: leave this task's shadow stack with no room for a frame,
+ * until graph-restore NAME from the same task (pdt-fsop umount-graph-full):
+ * the umount it makes meanwhile has every call of a function graph user
+ * skipped, pdtrace's brackets of the umount and the shutdown among them.
+ * Nothing is pushed meanwhile, so nothing pops the words below.
+ */
+static pid_t pdt_graph_pid;
+static int pdt_graph_level;
+
+static int pdt_graph_full(struct super_block *sb, const char *name)
+{
+	if (!current->ret_stack)
+		return -ENODATA;
+	if (pdt_graph_pid)
+		return -EBUSY;
+	pdt_graph_pid = current->pid;
+	pdt_graph_level = current->curr_ret_stack;
+	current->curr_ret_stack = PDT_LEVEL_NO_FRAME;
+	return 0;
+}
+
+static int pdt_graph_restore(struct super_block *sb, const char *name)
+{
+	if (pdt_graph_pid != current->pid)
+		return -ESRCH;
+	current->curr_ret_stack = pdt_graph_level;
+	pdt_graph_pid = 0;
+	return 0;
+}
 #else
 static int pdt_remove_untraced(struct super_block *sb, const char *name)
+{
+	return -EOPNOTSUPP;
+}
+
+static int pdt_remove_overrun(struct super_block *sb, const char *name)
+{
+	return -EOPNOTSUPP;
+}
+
+static int pdt_graph_full(struct super_block *sb, const char *name)
+{
+	return -EOPNOTSUPP;
+}
+
+static int pdt_graph_restore(struct super_block *sb, const char *name)
 {
 	return -EOPNOTSUPP;
 }
@@ -669,6 +729,9 @@ static const struct {
 	{ "orphan", pdt_orphan },
 	{ "remove", pdt_remove },
 	{ "remove-untraced", pdt_remove_untraced },
+	{ "remove-overrun", pdt_remove_overrun },
+	{ "graph-full", pdt_graph_full },
+	{ "graph-restore", pdt_graph_restore },
 	{ "create-in-dead", pdt_create_in_dead },
 	{ "leak", pdt_leak },
 	{ "eat", pdt_eat },
@@ -725,6 +788,7 @@ static ssize_t pdt_ctl_read(struct file *file, char __user *ubuf, size_t len,
 	static const char usage[] =
 		"discard-unpersisted NAME\npersist-twice NAME\n"
 		"extra-dput NAME\norphan DIR\nremove DIR\nremove-untraced DIR\n"
+		"remove-overrun DIR\ngraph-full NAME\ngraph-restore NAME\n"
 		"create-in-dead DIR\nleak NAME\neat NAME\neat-keep NAME\n"
 		"eat-unlink NAME\nrename-keep-victim NAME\n";
 

@@ -20,6 +20,10 @@
  *                                                           close EP0
  *   pdt-fsop umount-wait MNT SECONDS                        umount MNT and wait until its
  *                                                           superblock is shut down
+ *   pdt-fsop umount-graph-full CTL MNT                      umount MNT while this task's
+ *                                                           function graph shadow stack is
+ *                                                           full: pdtfaultfs's CTL fills it
+ *                                                           before and empties it after
  *   pdt-fsop link-add NAME KIND [SLAVE1 SLAVE2]             rtnetlink RTM_NEWLINK: a network
  *                                                           device of KIND (dummy, ...); for
  *                                                           hsr the two slave devices
@@ -72,7 +76,8 @@ static int usage(void)
 	    stderr,
 	    "usage: pdt-fsop "
 	    "rename|mkdir|rmdir|cycle|unlink|create|mkfifo|symlink|link|mount|tmpfile|"
-	    "tmpfile-link|mq-open|mq-unlink|ffs-hold|gadgetfs-hold|umount-wait|link-add|binder-add "
+	    "tmpfile-link|mq-open|mq-unlink|ffs-hold|gadgetfs-hold|umount-wait|umount-graph-full|"
+	    "link-add|binder-add "
 	    "ARGS "
 	    "(see the source)\n");
 	return 2;
@@ -297,6 +302,34 @@ static int do_umount_wait(const char *mnt, const char *seconds)
 	}
 }
 
+/* Write "CMD x" to pdtfaultfs's control file CTL. */
+static int faultfs_ctl(const char *ctl, const char *cmd)
+{
+	char buf[64];
+	int fd = open(ctl, O_WRONLY | O_CLOEXEC), len, rc;
+
+	if (fd < 0)
+		return fail("open", ctl);
+	len = snprintf(buf, sizeof(buf), "%s x", cmd);
+	rc = write(fd, buf, len) == len ? 0 : fail(cmd, ctl);
+	close(fd);
+	return rc;
+}
+
+/*
+ * umount MNT from the one task whose shadow stack pdtfaultfs's CTL (on another mount)
+ * left full: the umount's calls of function graph users are all skipped.
+ */
+static int do_umount_graph_full(const char *ctl, const char *mnt)
+{
+	int rc;
+
+	if (faultfs_ctl(ctl, "graph-full"))
+		return 1;
+	rc = umount(mnt) ? fail("umount", mnt) : 0;
+	return faultfs_ctl(ctl, "graph-restore") | rc;
+}
+
 /* Append attribute TYPE with LEN bytes of DATA to the message; returns it (for nesting). */
 static struct rtattr *add_attr(struct nlmsghdr *n, size_t max, int type, const void *data,
 			       size_t len)
@@ -469,6 +502,8 @@ int main(int argc, char **argv)
 		return do_gadgetfs_hold(a[0], a[1]);
 	if (!strcmp(op, "umount-wait") && n == 2)
 		return do_umount_wait(a[0], a[1]);
+	if (!strcmp(op, "umount-graph-full") && n == 2)
+		return do_umount_graph_full(a[0], a[1]);
 	if (!strcmp(op, "link-add") && (n == 2 || n == 4))
 		return do_link_add(n, a);
 	if (!strcmp(op, "binder-add") && n >= 2)
