@@ -16,49 +16,44 @@
 a=/mnt/fun b=/mnt/fvi c=/mnt/fur d=/mnt/fov e=/mnt/fgu f=/mnt/fovr
 for m in $a $b $c $d $e $f; do faultfs_mount $m || finish; done
 dmesg_mark untraced
-$PDTRACE -v check -f json -o /tmp/fun.json -- sh -c "echo remove-untraced kdir >$a/ctl" \
-	2>/tmp/fun.err
-expect_eq "$?" 3 "check, the removal unseen: exit 3 (incomplete)"
-cat /tmp/fun.err
-expect_grep "pdt_bracket's link missed 1 calls" /tmp/fun.err "the session link counts the call it missed"
-expect_grep '"complete":false,"lost_events":1,"map_full":0' /tmp/fun.json '"complete":false, one event lost'
-expect_grep '"findings":\[\]' /tmp/fun.json "no findings made of the loss"
+# lost NAME N CMD [RECCMD]: check -v of sh -c CMD, then record of sh -c RECCMD and report of
+# it: each exits 3 (incomplete) with N events lost and no finding. check's stderr: /tmp/NAME.err.
+lost() {
+	$PDTRACE -v check -f json -o /tmp/$1.json -- sh -c "$3" 2>/tmp/$1.err
+	expect_eq "$?" 3 "$1: check exits 3 (incomplete)"
+	cat /tmp/$1.err
+	expect_grep "\"complete\":false,\"lost_events\":$2,\"map_full\":0" /tmp/$1.json "$1: $2 events lost"
+	expect_grep '"findings":\[\]' /tmp/$1.json "$1: no findings made of the loss"
+	[ -n "${4-}" ] || return 0
+	# record keeps the count in its END block, and report says what check said.
+	$PDTRACE record -o /tmp/$1.pdtrec -- sh -c "$4"
+	expect_eq "$?" 3 "$1: record exits 3"
+	$PDTRACE report -f json -o /tmp/$1.rep.json /tmp/$1.pdtrec
+	expect_eq "$?" 3 "$1: report of that recording exits 3"
+	expect_grep "\"complete\":false,\"lost_events\":$2,\"map_full\":0" /tmp/$1.rep.json \
+		"$1: report, $2 events lost"
+}
+
+lost untraced 1 "echo remove-untraced kdir >$a/ctl" "echo remove-untraced kdir >$c/ctl"
+expect_grep "pdt_bracket's link missed 1 calls" /tmp/untraced.err "the session link counts the call it missed"
 $PDTRACE check -f json -o /tmp/fvi.json -- sh -c "echo remove kdir >$b/ctl"
 expect_eq "$?" 0 "check, the same removal seen: exit 0"
 expect_grep '"complete":true,"lost_events":0,"map_full":0' /tmp/fvi.json "the removal seen: complete"
 expect_grep '"findings":\[\]' /tmp/fvi.json "the removal seen: no findings"
-# record keeps the count in its END block, and report says what check said.
-$PDTRACE record -o /tmp/fur.pdtrec -- sh -c "echo remove-untraced kdir >$c/ctl"
-expect_eq "$?" 3 "record, the removal unseen: exit 3"
-$PDTRACE report -f json -o /tmp/fur.json /tmp/fur.pdtrec
-expect_eq "$?" 3 "report of that recording: exit 3"
-expect_grep '"complete":false,"lost_events":1,"map_full":0' /tmp/fur.json "report: one event lost"
 
-mkdir $d/kdir/u && touch $d/kdir/u/f
-expect_eq "$?" 0 "user entries below $d/kdir"
-$PDTRACE -v check -f json -o /tmp/fov.json -- sh -c "echo remove-overrun kdir >$d/ctl" \
-	2>/tmp/fov.err
-expect_eq "$?" 3 "check, the removal's call skipped by the graph tracer: exit 3 (incomplete)"
-cat /tmp/fov.err
+for m in $d $f; do
+	mkdir $m/kdir/u && touch $m/kdir/u/f
+	expect_eq "$?" 0 "user entries below $m/kdir"
+done
+lost overrun 1 "echo remove-overrun kdir >$d/ctl" "echo remove-overrun kdir >$f/ctl"
 expect_grep "the function graph tracer skipped 1 calls of tasks that then discarded or unmounted" \
-	/tmp/fov.err "-v names the calls the graph tracer skipped"
-expect_grep '"complete":false,"lost_events":1,"map_full":0' /tmp/fov.json "overrun: one event lost"
-expect_grep '"findings":\[\]' /tmp/fov.json "overrun: no findings made of the loss"
+	/tmp/overrun.err "overrun: -v names the calls the graph tracer skipped"
 expect_eq "$(ls $d | tr '\n' ' ')" "ctl " "$d: kdir and the user's entries removed"
-$PDTRACE record -o /tmp/fovr.pdtrec -- sh -c "echo remove-overrun kdir >$f/ctl"
-expect_eq "$?" 3 "record, the removal's call skipped: exit 3"
-$PDTRACE report -f json -o /tmp/fovr.json /tmp/fovr.pdtrec
-expect_eq "$?" 3 "report of that recording: exit 3"
-expect_grep '"complete":false,"lost_events":1,"map_full":0' /tmp/fovr.json "report: one event lost"
 
 # The umount of $e with both of its brackets skipped (the faultfs of $b takes the commands).
-$PDTRACE -v check -f json -o /tmp/fgu.json -- pdt-fsop umount-graph-full $b/ctl $e 2>/tmp/fgu.err
-expect_eq "$?" 3 "check, an umount's brackets skipped by the graph tracer: exit 3 (incomplete)"
-cat /tmp/fgu.err
+lost umount 2 "pdt-fsop umount-graph-full $b/ctl $e"
 expect_grep "the function graph tracer skipped 2 calls of tasks that then discarded or unmounted" \
-	/tmp/fgu.err "-v: the umount's and the shutdown's calls skipped"
-expect_grep '"complete":false,"lost_events":2,"map_full":0' /tmp/fgu.json "umount: two events lost"
-expect_grep '"findings":\[\]' /tmp/fgu.json "umount: no findings made of the loss"
+	/tmp/umount.err "umount: -v, the umount's and the shutdown's calls skipped"
 expect_no_grep " $e " /proc/mounts "$e unmounted"
 
 fault_logged untraced /tmp/fun.log "$(dev_of $a): remove-untraced kdir"
