@@ -521,25 +521,15 @@ static int pdt_graph_restore(struct super_block *sb, const char *name)
 	return 0;
 }
 #else
-static int pdt_remove_untraced(struct super_block *sb, const char *name)
+/* Without a function graph tracer, every command about its shadow stack. */
+static int pdt_no_graph(struct super_block *sb, const char *name)
 {
 	return -EOPNOTSUPP;
 }
-
-static int pdt_remove_overrun(struct super_block *sb, const char *name)
-{
-	return -EOPNOTSUPP;
-}
-
-static int pdt_graph_full(struct super_block *sb, const char *name)
-{
-	return -EOPNOTSUPP;
-}
-
-static int pdt_graph_restore(struct super_block *sb, const char *name)
-{
-	return -EOPNOTSUPP;
-}
+#define pdt_remove_untraced pdt_no_graph
+#define pdt_remove_overrun pdt_no_graph
+#define pdt_graph_full pdt_no_graph
+#define pdt_graph_restore pdt_no_graph
 #endif
 
 /*
