@@ -106,11 +106,13 @@ static __always_inline u32 hook_find(u64 ip, u64 span, u32 n)
 	return PDT_HOOK_IPS;
 }
 
-/* The dispatcher's: ip is bpf_get_func_ip()'s, the function's address. */
-static __always_inline u32 hook_slot(u64 ip, u32 n)
-{
-	return hook_find(ip, 1, n);
-}
+/*
+ * x86-64: a kprobe's registers' ip is where the hooked function calls __fentry__ (the
+ * call's return address): a few bytes past the function's address, past its endbr64 on
+ * a kernel built with IBT. Functions are 16-byte aligned (FUNCTION_ALIGNMENT): no other
+ * starts in between.
+ */
+#define PDT_FENTRY_SPAN 16
 
 /* Scratch space to build a path right to left; see fill_path(). */
 #define PDT_SCRATCH_MASK 511

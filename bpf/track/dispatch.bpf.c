@@ -17,13 +17,21 @@
 #include "removal.bpf.h"
 #include "shutdown.bpf.h"
 
-/* The hooked function's enum pdt_hook_id: by its address, else by the link's cookie. */
+/*
+ * The hooked function's enum pdt_hook_id: by its address, else by the link's cookie.
+ * On x86-64 the registers' ip is within the function's first bytes (PDT_FENTRY_SPAN):
+ * a load, where bpf_get_func_ip() is a helper call, at each persist and discard.
+ */
 static __always_inline u64 hook_id(struct pt_regs *ctx)
 {
 	u32 n = hook_count(), i;
 
 	if (n) {
-		i = hook_slot(bpf_get_func_ip(ctx), n);
+#ifdef __TARGET_ARCH_x86
+		i = hook_find(PT_REGS_IP(ctx), PDT_FENTRY_SPAN, n);
+#else
+		i = hook_find(bpf_get_func_ip(ctx), 1, n);
+#endif
 		if (i < PDT_HOOK_IPS)
 			return pdt_hook_ips[i].id;
 	}

@@ -346,18 +346,15 @@ PDT_MAP_DECL struct {
 /*
  * The path of hooked function ip: its place in the table of hooked functions, so that
  * no two share one; by a hash of ip before that table is written. ip is the kprobe's
- * registers' (a stack's first frame): where the function calls __fentry__, 4 bytes in
- * on a kernel built with IBT (past its endbr64), where the table has the function's
- * address; matched exactly, no stack would find its function there. Functions are
- * 16-byte aligned (FUNCTION_ALIGNMENT): none other starts in between. Global: the
- * table's search, unrolled, is checked once, not at each of the paths' users.
+ * registers' (a stack's first frame): inside the function's first bytes (see
+ * PDT_FENTRY_SPAN), where the table has the function's address; matched exactly, no
+ * stack would find its function there. Global: the table's search, unrolled, is
+ * checked once, not at each of the paths' users.
  */
-#define PDT_SC_FENTRY_SPAN 16
-
 #ifdef PDT_MAPS_OWNER
 __noinline u32 pdt_sc_path_slot(u64 ip)
 {
-	u32 n = hook_count(), i = hook_find(ip, PDT_SC_FENTRY_SPAN, n);
+	u32 n = hook_count(), i = hook_find(ip, PDT_FENTRY_SPAN, n);
 
 	if (i < PDT_SC_PATHS)
 		return i;
