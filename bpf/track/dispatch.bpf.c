@@ -17,25 +17,37 @@
 #include "removal.bpf.h"
 #include "shutdown.bpf.h"
 
-/*
- * The hooked function's enum pdt_hook_id: by its address, else by the link's cookie.
- * On x86-64 the registers' ip is within the function's first bytes (PDT_FENTRY_SPAN):
- * a load, where bpf_get_func_ip() is a helper call, at each persist and discard.
- */
-static __always_inline u64 hook_id(struct pt_regs *ctx)
+/* The hooked function's enum pdt_hook_id: by its address ip, else by the link's cookie. */
+static __always_inline u64 hook_at(struct pt_regs *ctx, u64 ip, u64 span)
 {
 	u32 n = hook_count(), i;
 
 	if (n) {
-#ifdef __TARGET_ARCH_x86
-		i = hook_find(PT_REGS_IP(ctx), PDT_FENTRY_SPAN, n);
-#else
-		i = hook_find(bpf_get_func_ip(ctx), 1, n);
-#endif
+		i = hook_find(ip, span, n);
 		if (i < PDT_HOOK_IPS)
 			return pdt_hook_ips[i].id;
 	}
 	return bpf_get_attach_cookie(ctx);
+}
+
+/* The brackets': bpf_get_func_ip() is the function's address at its return too. */
+static __always_inline u64 hook_id(struct pt_regs *ctx)
+{
+	return hook_at(ctx, bpf_get_func_ip(ctx), 1);
+}
+
+/*
+ * At a function's entry. On x86-64 the registers' ip is within its first bytes
+ * (PDT_FENTRY_SPAN): a load, where bpf_get_func_ip() is a helper call, at each persist
+ * and discard. (At a session's return they hold no ip of the function.)
+ */
+static __always_inline u64 entry_hook_id(struct pt_regs *ctx)
+{
+#ifdef __TARGET_ARCH_x86
+	return hook_at(ctx, PT_REGS_IP(ctx), PDT_FENTRY_SPAN);
+#else
+	return hook_id(ctx);
+#endif
 }
 
 #ifdef PDT_STACK_FLOOR
@@ -70,16 +82,16 @@ int pdt_enter(struct pt_regs *ctx)
 	u64 hook;
 
 #ifdef PDT_STREAM_FLOOR
-	hook = hook_id(ctx);
+	hook = entry_hook_id(ctx);
 
 	if (hook == PDT_HK_PERSIST || hook == PDT_HK_DISCARD)
 		return stream_floor(a1);
 #endif
 #ifdef PDT_STACK_FLOOR
-	return stack_floor(ctx, hook_id(ctx), a1, a2);
+	return stack_floor(ctx, entry_hook_id(ctx), a1, a2);
 #endif
 	PDT_FLOOR_RETURN; /* the empty-programs floor: not even the hook's id */
-	hook = hook_id(ctx);
+	hook = entry_hook_id(ctx);
 	switch (hook) {
 	case PDT_HK_PERSIST:
 		return on_persist(ctx, a1, a2);
