@@ -107,10 +107,10 @@ static __always_inline u32 hook_find(u64 ip, u64 span, u32 n)
 }
 
 /*
- * x86-64: a kprobe's registers' ip is where the hooked function calls __fentry__ (the
- * call's return address): a few bytes past the function's address, past its endbr64 on
- * a kernel built with IBT. Functions are 16-byte aligned (FUNCTION_ALIGNMENT): no other
- * starts in between.
+ * x86-64: a kprobe's registers' ip is the return address of the hooked function's call
+ * to __fentry__, its first instruction (its second, past an endbr64, on a kernel built
+ * with IBT): a few bytes past the function's address. Functions are 16-byte aligned
+ * (FUNCTION_ALIGNMENT): no other starts in between.
  */
 #define PDT_FENTRY_SPAN 16
 
