@@ -349,7 +349,7 @@ static int sweep_step(u32 i, struct pdt_sweep *s)
 }
 
 /*
- * Before a module is freed: send the kernel-made entries of marked stacks. The
+ * Before a module is loaded or freed: send the kernel-made entries of marked stacks. The
  * tracepoint's program can be preempted, and a path is built in the per-CPU scratch
  * buffer: preemption is off while one is sent.
  */

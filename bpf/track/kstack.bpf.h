@@ -7,9 +7,10 @@
  * if something happens to it. The table only grows (a stack is a list of addresses,
  * which stays true of that creation whatever is loaded later); when its probe finds no
  * room, the entry is streamed as before. A stack with a frame outside the core
- * kernel's text (a module's, a trampoline's) is marked: before a module is freed, the
- * entries made by such stacks are sent (module.bpf.c), so that outlives-module names
- * the module from the stack while user space still knows where its code was.
+ * kernel's text (a module's, a trampoline's) is marked: before a module is loaded or
+ * freed, the entries made by such stacks are sent (module.bpf.c), so that
+ * outlives-module names the module from the stack with the modules of the moment the
+ * stack was taken.
  */
 #ifndef PDT_KSTACK_BPF_H
 #define PDT_KSTACK_BPF_H

@@ -3,6 +3,11 @@
  * Modules: where each one's code is while it is loaded, and when it goes. User space
  * names the module that made an entry from the first frame of the creation stack in
  * a module's text, and reports what is still persistent when that module is freed.
+ * It must name it from the modules as they were when the entry was made: a module's
+ * init text is freed when its init returns and the next module loaded may take that
+ * memory, and an unloaded module's text may go to the next one. So the elided entries
+ * whose stacks leave the core kernel are sent before every load and every free: no
+ * module event ever comes between an entry's making and its PERSIST.
  */
 #include "common.bpf.h"
 #include "elide.bpf.h"
@@ -49,6 +54,8 @@ int BPF_PROG(track_module_load, struct module *mod)
 {
 	PDT_FLOOR_RETURN;
 	__sync_fetch_and_add(&pdt_sc_gen, 1); /* new ORC data: see stack_cache.bpf.h */
+	/* Entries made while the ranges this one may take were another's. */
+	elided_sweep_modular();
 	emit_module(mod, PDT_EV_MODULE_LOAD);
 	return 0;
 }
