@@ -138,20 +138,46 @@ static __always_inline void removal_end(struct dentry *d, u64 a, const struct pd
 		submit(b);
 }
 
+/*
+ * Is this the discard of a user's unlink or rmdir? The task's mark names the dentry its
+ * last one held, and takes the mark. An unlink or rmdir can fail after the LSM hook (a
+ * non-empty directory, a refused configfs rmdir) and leave its mark behind: a later
+ * discard of that dentry by the kernel, in the same task, is not the user's. The VFS
+ * holds the victim's inode lock from before the hook until ->unlink() or ->rmdir()
+ * returns (vfs_unlink(), vfs_rmdir()), so the discard of a user's is made with it held
+ * by this task. Read only where the count would make the discard a finding.
+ */
+static __always_inline bool user_removes(struct pdt_task_state *t, struct dentry *d, u64 a)
+{
+	struct inode *inode;
+	u64 owner;
+
+	if (!t || t->remove_target != a)
+		return false;
+	t->remove_target = 0;
+	if (d->d_lockref.count > 1)
+		return true;
+	inode = d->d_inode;
+	if (!inode || !bpf_core_field_exists(inode->i_rwsem.owner))
+		return true; /* PREEMPT_RT's rwsem keeps no owner: trust the mark */
+	/* The owner word is the writer's task_struct, flags in its low bits (rwsem.c). */
+	owner = inode->i_rwsem.owner.counter;
+	return (owner & ~7ull) == bpf_get_current_task();
+}
+
 static __always_inline int on_discard(struct pt_regs *ctx, void *dentry_arg)
 {
 	struct dentry *dentry = as_dentry(dentry_arg);
 	struct pdt_task_state *t = task_state(false);
-	bool user_remove = t && t->remove_target == (u64)dentry_arg;
+	bool user_remove = user_removes(t, dentry, (u64)dentry_arg);
 	struct pdt_event_full *e = NULL;
 	struct pdt_elided *m = NULL;
 	struct pdt_event *h;
 	bool find, first;
 	u32 key = 0, slot;
 
-	graph_check(); /* a removal whose bracket the kernel skipped */
-	if (user_remove)
-		t->remove_target = 0;
+	/* A removal whose bracket the kernel skipped. */
+	graph_check();
 	if (dentry->d_flags & persistent_bit()) /* the probe inlined: every unlink runs it */
 		m = elided_probe((u64)dentry_arg, &key);
 	if (m) {

@@ -148,6 +148,8 @@ static __always_inline int removal_exit(void)
 	if (!--t->removal_depth) {
 		t->removal_root = 0;
 		t->removal_kstack = 0;
+		/* A user's configfs rmdir that was refused leaves its mark: it ends here. */
+		t->remove_target = 0;
 	}
 	return 0;
 }

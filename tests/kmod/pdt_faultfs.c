@@ -709,6 +709,52 @@ out:
 	return err;
 }
 
+/*
+ * unregister DIR (a kernel-made DIR holding kfile and ksub only): no fault. DIR
+ * is removed as configfs_unregister_group() removes a group: the parent's lock
+ * held, its children first, then DIR itself by simple_rmdir() with nothing but
+ * persistence holding it and its own inode lock not held, then unhashed. After
+ * a user's rmdir of DIR was refused in the same task, it is not that rmdir.
+ */
+static int pdt_unregister(struct super_block *sb, const char *name)
+{
+	static const char *const names[] = { "kfile", "ksub" };
+	struct inode *rdir = d_inode(sb->s_root);
+	struct dentry *dir = pdt_lookup_dir(sb, name), *kid[2];
+	int i, err;
+
+	if (IS_ERR(dir))
+		return PTR_ERR(dir);
+	for (i = 0; i < 2; i++) {
+		kid[i] = lookup_noperm_positive_unlocked(&QSTR(names[i]), dir);
+		if (IS_ERR(kid[i])) {
+			err = PTR_ERR(kid[i]);
+			while (i--)
+				dput(kid[i]);
+			dput(dir);
+			return err;
+		}
+	}
+	inode_lock_nested(rdir, I_MUTEX_PARENT);
+	inode_lock_nested(d_inode(dir), I_MUTEX_CHILD);
+	simple_unlink(d_inode(dir), kid[0]);
+	err = simple_rmdir(d_inode(dir), kid[1]);
+	inode_unlock(d_inode(dir));
+	for (i = 0; i < 2; i++) {
+		d_drop(kid[i]);
+		dput(kid[i]);	/* gone: DIR is held by persistence and us */
+	}
+	if (!err) {
+		d_drop(dir);
+		dput(dir);	/* persistence alone holds it, as a group's */
+		err = simple_rmdir(rdir, dir);
+	} else {
+		dput(dir);
+	}
+	inode_unlock(rdir);
+	return err;
+}
+
 static const struct {
 	const char *cmd;
 	int (*fault)(struct super_block *sb, const char *name);
@@ -728,6 +774,7 @@ static const struct {
 	{ "eat-keep", pdt_eat_keep },
 	{ "eat-unlink", pdt_eat_keep },
 	{ "rename-keep-victim", pdt_rename_keep_victim },
+	{ "unregister", pdt_unregister },
 };
 
 static bool pdt_valid_name(const char *name)
@@ -780,7 +827,7 @@ static ssize_t pdt_ctl_read(struct file *file, char __user *ubuf, size_t len,
 		"extra-dput NAME\norphan DIR\nremove DIR\nremove-untraced DIR\n"
 		"remove-overrun DIR\ngraph-full NAME\ngraph-restore NAME\n"
 		"create-in-dead DIR\nleak NAME\neat NAME\neat-keep NAME\n"
-		"eat-unlink NAME\nrename-keep-victim NAME\n";
+		"eat-unlink NAME\nrename-keep-victim NAME\nunregister DIR\n";
 
 	return simple_read_from_buffer(ubuf, len, ppos, usage,
 				       sizeof(usage) - 1);

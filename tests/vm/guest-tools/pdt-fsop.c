@@ -24,6 +24,9 @@
  *                                                           function graph shadow stack is
  *                                                           full: pdtfaultfs's CTL fills it
  *                                                           before and empties it after
+ *   pdt-fsop rmdir-refused DIR CTL LINE                     rmdir DIR, refused as not empty,
+ *                                                           then write LINE to pdtfaultfs's
+ *                                                           CTL, from the same task
  *   pdt-fsop link-add NAME KIND [SLAVE1 SLAVE2]             rtnetlink RTM_NEWLINK: a network
  *                                                           device of KIND (dummy, ...); for
  *                                                           hsr the two slave devices
@@ -302,18 +305,42 @@ static int do_umount_wait(const char *mnt, const char *seconds)
 	}
 }
 
+/* Write LINE ("COMMAND NAME") to pdtfaultfs's control file CTL. */
+static int faultfs_write(const char *ctl, const char *line)
+{
+	int fd = open(ctl, O_WRONLY | O_CLOEXEC), rc;
+	size_t len = strlen(line);
+
+	if (fd < 0)
+		return fail("open", ctl);
+	rc = write(fd, line, len) == (ssize_t)len ? 0 : fail(line, ctl);
+	close(fd);
+	return rc;
+}
+
 /* Write "CMD x" to pdtfaultfs's control file CTL. */
 static int faultfs_ctl(const char *ctl, const char *cmd)
 {
 	char buf[64];
-	int fd = open(ctl, O_WRONLY | O_CLOEXEC), len, rc;
 
-	if (fd < 0)
-		return fail("open", ctl);
-	len = snprintf(buf, sizeof(buf), "%s x", cmd);
-	rc = write(fd, buf, len) == len ? 0 : fail(cmd, ctl);
-	close(fd);
-	return rc;
+	snprintf(buf, sizeof(buf), "%s x", cmd);
+	return faultfs_write(ctl, buf);
+}
+
+/*
+ * rmdir DIR, which must be refused as not empty (after the LSM hook: the filesystem's
+ * own ->rmdir() says so), then LINE to pdtfaultfs's CTL, from the same task: the
+ * kernel's removal of DIR that follows is not that rmdir's.
+ */
+static int do_rmdir_refused(const char *dir, const char *ctl, const char *line)
+{
+	if (!rmdir(dir)) {
+		fprintf(stderr, "pdt-fsop: rmdir %s: not refused\n", dir);
+		return 1;
+	}
+	if (errno != ENOTEMPTY)
+		return fail("rmdir", dir);
+	return faultfs_write(ctl, line);
 }
 
 /*
@@ -502,6 +529,8 @@ int main(int argc, char **argv)
 		return do_gadgetfs_hold(a[0], a[1]);
 	if (!strcmp(op, "umount-wait") && n == 2)
 		return do_umount_wait(a[0], a[1]);
+	if (!strcmp(op, "rmdir-refused") && n == 3)
+		return do_rmdir_refused(a[0], a[1], a[2]);
 	if (!strcmp(op, "umount-graph-full") && n == 2)
 		return do_umount_graph_full(a[0], a[1]);
 	if (!strcmp(op, "link-add") && (n == 2 || n == 4))
