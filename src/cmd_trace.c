@@ -49,6 +49,7 @@ struct trace_ctx {
 	unsigned long long nevents;
 	const struct pdt_rules *rules; /* the books, before they see the event */
 	size_t nmodsyms;	       /* module ranges named in ksyms so far */
+	unsigned int ksyms_epoch;      /* the module epoch kallsyms was read in */
 };
 
 static error_t parse_trace(int key, char *arg, struct argp_state *state)
@@ -210,13 +211,20 @@ static void print_finding(const struct pdt_finding *f, void *ctx)
 {
 	struct trace_ctx *tc = ctx;
 	struct pdt_gate_opts *g = &tc->args->gate;
+	const struct modtab *mods = pdt_rules_modtab(tc->rules);
 	const char *entry;
 	bool known;
 	long e;
 
-	if (!tc->ksyms)
+	/* Read again when modules came or went since: their symbols are this moment's. */
+	if (!tc->ksyms || tc->ksyms_epoch != modtab_epoch(mods)) {
+		ksyms_free(tc->ksyms);
 		tc->ksyms = ksyms_load();
-	modtab_ksyms(pdt_rules_modtab(tc->rules), tc->ksyms, &tc->nmodsyms);
+		tc->ksyms_epoch = modtab_epoch(mods);
+		tc->nmodsyms = 0;
+		ksyms_set_modules(tc->ksyms, mods);
+	}
+	modtab_ksyms(mods, tc->ksyms, &tc->nmodsyms);
 	e = pdt_supp_find(g->supp, f, tc->ksyms);
 	entry = e >= 0 ? pdt_supp_name(g->supp, (size_t)e) : NULL;
 	known = pdt_baseline_knows(g->base, f, tc->ksyms) && !entry;

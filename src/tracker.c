@@ -559,6 +559,7 @@ void pdt_tracker_stop(struct pdt_tracker *t)
 	stack_cache_report(t);
 	/* Frames of modules freed meanwhile: named after their module, not "?". */
 	modtab_ksyms(pdt_rules_modtab(t->rules), t->ksyms, &(size_t){ 0 });
+	ksyms_set_modules(t->ksyms, pdt_rules_modtab(t->rules));
 }
 
 unsigned long long pdt_percpu_sum(int map_fd, unsigned int idx)

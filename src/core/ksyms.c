@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include "ksyms.h"
+#include "modtab.h"
 
 static int cmp_ksym(const void *a, const void *b)
 {
@@ -182,11 +184,44 @@ const struct ksym *ksyms_find(const struct ksyms *k, unsigned long long addr,
 	return &k->syms[lo];
 }
 
-void ksyms_format(const struct ksyms *k, unsigned long long addr, int show_addr, char *buf,
-		  size_t n)
+void ksyms_set_modules(struct ksyms *k, const struct modtab *mt)
 {
-	unsigned long long off = 0;
-	const struct ksym *s = ksyms_find(k, addr, &off);
+	if (k)
+		k->mods = mt;
+}
+
+/* Does symbol s belong to module mod ("name [mod]")? */
+static bool of_module(const struct ksym *s, const char *mod)
+{
+	const char *m = strchr(s->name, ' ');
+	size_t len = strlen(mod);
+
+	return m && s->name[0] != '(' && !strncmp(m + 2, mod, len) && m[2 + len] == ']' &&
+	       !m[3 + len];
+}
+
+const struct ksym *ksyms_find_at(const struct ksyms *k, unsigned long long addr, unsigned int epoch,
+				 unsigned long long *off, struct ksym_tmp *tmp)
+{
+	const struct ksym *s = ksyms_find(k, addr, off);
+	struct modtab_frame fr;
+
+	if (!k || !k->mods || !modtab_frame(k->mods, addr, epoch, &fr))
+		return s;
+	if (fr.live && s && of_module(s, fr.name))
+		return s;
+	snprintf(tmp->name, sizeof(tmp->name), "%s [%s]", fr.init ? "(init_text)" : "(text)",
+		 fr.name);
+	tmp->sym = (struct ksym){ fr.lo, fr.size, tmp->name };
+	if (off)
+		*off = addr - fr.lo;
+	return &tmp->sym;
+}
+
+/* "func+0x1a [mod]" of s, or "?". */
+static void format(const struct ksym *s, unsigned long long addr, unsigned long long off,
+		   int show_addr, char *buf, size_t n)
+{
 	char sym[320];
 
 	if (s) {
@@ -204,6 +239,25 @@ void ksyms_format(const struct ksyms *k, unsigned long long addr, int show_addr,
 		snprintf(buf, n, "0x%016llx %s", addr, sym);
 	else
 		snprintf(buf, n, "%s", sym);
+}
+
+void ksyms_format(const struct ksyms *k, unsigned long long addr, int show_addr, char *buf,
+		  size_t n)
+{
+	unsigned long long off = 0;
+	const struct ksym *s = ksyms_find(k, addr, &off);
+
+	format(s, addr, off, show_addr, buf, n);
+}
+
+void ksyms_format_at(const struct ksyms *k, unsigned long long addr, unsigned int epoch,
+		     int show_addr, char *buf, size_t n)
+{
+	unsigned long long off = 0;
+	struct ksym_tmp tmp;
+	const struct ksym *s = ksyms_find_at(k, addr, epoch, &off, &tmp);
+
+	format(s, addr, off, show_addr, buf, n);
 }
 
 int ksyms_is_bpf(const struct ksyms *k, unsigned long long addr)

@@ -98,7 +98,7 @@ static int keep_stack(struct distinct *d, const struct pdt_finding *f, const str
 	for (i = 0; i < f->nstack; i++) {
 		if (ksyms_is_bpf(k, f->stack[i]))
 			continue;
-		ksyms_format(k, f->stack[i], 0, sym, sizeof(sym));
+		ksyms_format_at(k, f->stack[i], f->stack_epoch, 0, sym, sizeof(sym));
 		if (!(d->stack[d->nstack++] = strdup(sym)))
 			return -1;
 	}

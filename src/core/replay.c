@@ -93,6 +93,7 @@ void pdt_replay_fill_report(struct pdt_replay *rp, struct pdt_report *rep, const
 	rep->nmounts = rp->nmounts;
 	rep->missing = (const char *const *)rec->coverage;
 	rep->nmissing = rec->ncoverage;
+	ksyms_set_modules(rec->ksyms, pdt_rules_modtab(rp->rules));
 	rep->ksyms = rec->ksyms;
 	rep->show_addresses = show_addresses;
 	rep->recording = &rp->info;

@@ -107,7 +107,7 @@ void pdt_report_sb_name(const struct pdt_report *r, size_t sb_index, char *buf, 
 /* ---- text ----------------------------------------------------------------- */
 
 static void text_stack(FILE *fp, const char *title, const unsigned long long *st, unsigned int n,
-		       const struct ksyms *k, bool addrs)
+		       unsigned int epoch, const struct ksyms *k, bool addrs)
 {
 	char sym[400];
 	unsigned int i;
@@ -118,7 +118,7 @@ static void text_stack(FILE *fp, const char *title, const unsigned long long *st
 	for (i = 0; i < n; i++) {
 		if (ksyms_is_bpf(k, st[i]))
 			continue; /* our own programs and trampolines */
-		ksyms_format(k, st[i], addrs, sym, sizeof(sym));
+		ksyms_format_at(k, st[i], epoch, addrs, sym, sizeof(sym));
 		fprintf(fp, "    %s\n", sym);
 	}
 }
@@ -155,7 +155,7 @@ void pdt_finding_text(FILE *fp, const struct pdt_finding *f, const struct ksyms 
 		fprintf(fp, ", refcount %d", f->refcount);
 	fprintf(fp, ", by pid %u (%s)\n", f->pid, pdt_text_esc(comm, sizeof(comm), f->comm));
 	if (f->nstack)
-		text_stack(fp, "stack", f->stack, f->nstack, k, addrs);
+		text_stack(fp, "stack", f->stack, f->nstack, f->stack_epoch, k, addrs);
 	/* A superblock's books and a never-persistent dentry have no creation to show. */
 	if (!pdt_rule_table[f->rule_id].has_creation)
 		return;
@@ -166,7 +166,8 @@ void pdt_finding_text(FILE *fp, const struct pdt_finding *f, const struct ksyms 
 				    : ", a user-space creation (its kernel stack is kept with "
 				      "--user-stacks)");
 	if (f->ncreated || !f->created_seen)
-		text_stack(fp, "made persistent at", f->created, f->ncreated, k, addrs);
+		text_stack(fp, "made persistent at", f->created, f->ncreated, f->created_epoch, k,
+			   addrs);
 }
 
 void pdt_finding_brief(FILE *fp, const struct pdt_finding *f, const struct ksyms *k,
@@ -404,7 +405,7 @@ void pdt_report_summary(FILE *fp, const struct pdt_report *r)
 /* ---- JSON ----------------------------------------------------------------- */
 
 static void json_stack(struct pdt_json *j, const char *name, const unsigned long long *st,
-		       unsigned int n, const struct ksyms *k, bool addrs)
+		       unsigned int n, unsigned int epoch, const struct ksyms *k, bool addrs)
 {
 	char sym[400];
 	unsigned int i;
@@ -414,7 +415,7 @@ static void json_stack(struct pdt_json *j, const char *name, const unsigned long
 	for (i = 0; i < n; i++) {
 		if (ksyms_is_bpf(k, st[i]))
 			continue;
-		ksyms_format(k, st[i], addrs, sym, sizeof(sym));
+		ksyms_format_at(k, st[i], epoch, addrs, sym, sizeof(sym));
 		pdt_json_string(j, sym);
 	}
 	pdt_json_arr_close(j);
@@ -452,8 +453,8 @@ static void json_finding_members(struct pdt_json *j, const struct pdt_finding *f
 		pdt_json_null(j);
 	pdt_json_kv_uint(j, "pid", f->pid);
 	pdt_json_kv_str(j, "comm", f->comm);
-	json_stack(j, "stack", f->stack, f->nstack, k, addrs);
-	json_stack(j, "created_stack", f->created, f->ncreated, k, addrs);
+	json_stack(j, "stack", f->stack, f->nstack, f->stack_epoch, k, addrs);
+	json_stack(j, "created_stack", f->created, f->ncreated, f->created_epoch, k, addrs);
 	pdt_json_name(j, "created_by");
 	if (f->created_seen) {
 		pdt_json_obj_open(j);

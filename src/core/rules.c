@@ -14,6 +14,7 @@ struct dent {
 	unsigned int children; /* tracked persistent children */
 	unsigned int pid;
 	unsigned int module; /* modtab id of the module whose code made it, 0: none */
+	unsigned int epoch;  /* the module epoch its stack was taken in */
 	char comm[PDT_COMM_LEN];
 	/*
 	 * Where it was made (kernel-made entries: user creations keep no stack) and its
@@ -442,6 +443,7 @@ static struct pdt_finding *new_finding(struct pdt_rules *r, enum pdt_rule_id rul
 	copy_str(f->comm, sizeof(f->comm), h->comm, sizeof(h->comm));
 	f->ts_ns = h->ts_ns;
 	f->origin = PDT_ORIGIN_UNKNOWN;
+	f->stack_epoch = f->created_epoch = modtab_epoch(r->mods);
 	return f;
 }
 
@@ -542,6 +544,7 @@ static void describe(const struct pdt_rules *r, struct pdt_finding *f,
 		f->created_pid = d->pid;
 		memcpy(f->created_comm, d->comm, sizeof(f->created_comm));
 		f->ncreated = d->nstack;
+		f->created_epoch = d->epoch;
 		if (d->nstack)
 			memcpy(f->created, d->stack, d->nstack * sizeof(f->created[0]));
 	}
@@ -636,6 +639,7 @@ static void on_persist(struct pdt_rules *r, const struct pdt_event_full *e, stru
 	d->is_dir = h->flags & PDT_F_IS_DIR;
 	d->pid = h->pid;
 	d->module = modtab_owner(r->mods, d->stack, d->nstack);
+	d->epoch = modtab_epoch(r->mods);
 	copy_str(d->comm, sizeof(d->comm), h->comm, sizeof(h->comm));
 	d->children = (uintptr_t)u64map_del(&r->waiting, h->dentry);
 	count_child(r, h->parent, +1);

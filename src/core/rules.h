@@ -91,6 +91,8 @@ struct pdt_finding {
 	unsigned long long ts_ns;
 	unsigned int nstack;
 	unsigned long long stack[PDT_STACK_DEPTH];
+	unsigned int stack_epoch,
+	    created_epoch; /* module epochs of the two stacks (ksyms_find_at()) */
 	bool created_seen; /* the persist event came: created_pid/comm are its */
 	unsigned int created_pid;
 	char created_comm[PDT_COMM_LEN];

@@ -55,13 +55,14 @@ static void frame_name(const struct ksym *s, char *buf, size_t n)
 }
 
 void pdt_sig_stack(struct pdt_sig_stack *out, const unsigned long long *st, unsigned int n,
-		   const struct ksyms *k)
+		   unsigned int epoch, const struct ksyms *k)
 {
+	struct ksym_tmp tmp;
 	unsigned int i;
 
 	out->n = 0;
 	for (i = 0; i < n && i < PDT_STACK_DEPTH; i++) {
-		const struct ksym *s = ksyms_find(k, st[i], NULL);
+		const struct ksym *s = ksyms_find_at(k, st[i], epoch, NULL, &tmp);
 
 		if (ksyms_is_bpf(k, st[i]))
 			continue; /* our own programs and trampolines, as reports hide them */
@@ -140,12 +141,13 @@ static void key_add(struct pdt_sig *s, size_t *o, const char *str)
 
 /* One stack's signature frames: into the hash as fields, into the key after TITLE. */
 static void add_frames(struct pdt_sig *s, size_t *o, uint64_t *h, const char *title,
-		       const unsigned long long *st, unsigned int n, const struct ksyms *k)
+		       const unsigned long long *st, unsigned int n, unsigned int epoch,
+		       const struct ksyms *k)
 {
 	struct pdt_sig_stack frames;
 	unsigned int idx[PDT_SIG_FRAMES], i, np;
 
-	pdt_sig_stack(&frames, st, n, k);
+	pdt_sig_stack(&frames, st, n, epoch, k);
 	np = pdt_sig_pick(&frames, idx);
 	hash_field(h, title);
 	key_add(s, o, " | ");
@@ -177,8 +179,8 @@ void pdt_sig_make(struct pdt_sig *s, const struct pdt_finding *f, const struct k
 	key_add(s, &o, f->fs_type);
 	key_add(s, &o, " ");
 	key_add(s, &o, path[0] ? path : "?");
-	add_frames(s, &o, &h, "at", f->stack, f->nstack, k);
+	add_frames(s, &o, &h, "at", f->stack, f->nstack, f->stack_epoch, k);
 	if (pdt_sig_uses_creation(f))
-		add_frames(s, &o, &h, "made at", f->created, f->ncreated, k);
+		add_frames(s, &o, &h, "made at", f->created, f->ncreated, f->created_epoch, k);
 	snprintf(s->hex, sizeof(s->hex), "%016llx", (unsigned long long)h);
 }

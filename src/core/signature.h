@@ -31,7 +31,7 @@ struct pdt_sig_stack {
 
 void pdt_sig_make(struct pdt_sig *s, const struct pdt_finding *f, const struct ksyms *k);
 void pdt_sig_stack(struct pdt_sig_stack *out, const unsigned long long *st, unsigned int n,
-		   const struct ksyms *k);
+		   unsigned int epoch, const struct ksyms *k);
 /*
  * The frames of a stack that go into the signature: up to PDT_SIG_FRAMES indexes into
  * st->frame, in order, into idx. Returns how many.

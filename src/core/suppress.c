@@ -351,14 +351,14 @@ static bool frames_from(char *const *pat, unsigned int np, const struct pdt_sig_
 }
 
 static bool frames_match(const struct entry *e, int stack, const unsigned long long *addrs,
-			 unsigned int n, const struct ksyms *k)
+			 unsigned int n, unsigned int epoch, const struct ksyms *k)
 {
 	unsigned char memo[PDT_SUPP_MAX_FRAMES + 1][PDT_STACK_DEPTH + 1];
 	struct pdt_sig_stack st;
 
 	if (!e->nframes[stack])
 		return true;
-	pdt_sig_stack(&st, addrs, n, k);
+	pdt_sig_stack(&st, addrs, n, epoch, k);
 	memset(memo, 0, sizeof(memo));
 	return frames_from(e->frames[stack], e->nframes[stack], &st, 0, 0, memo);
 }
@@ -369,8 +369,8 @@ static bool entry_matches(const struct entry *e, const struct pdt_finding *f, co
 	       pdt_pattern_match(e->rule, f->rule) &&
 	       (!e->fs || pdt_pattern_match(e->fs, f->fs_type)) &&
 	       (!e->path || pdt_pattern_match(e->path, f->path)) &&
-	       frames_match(e, STACK_AT, f->stack, f->nstack, k) &&
-	       frames_match(e, STACK_MADE, f->created, f->ncreated, k);
+	       frames_match(e, STACK_AT, f->stack, f->nstack, f->stack_epoch, k) &&
+	       frames_match(e, STACK_MADE, f->created, f->ncreated, f->created_epoch, k);
 }
 
 long pdt_supp_find(const struct pdt_supp *s, const struct pdt_finding *f, const struct ksyms *k)
@@ -396,12 +396,12 @@ long pdt_supp_match(struct pdt_supp *s, const struct pdt_finding *f, const struc
 
 /* The frames of a stack from its top through the last one its signature uses. */
 static void gen_frames(FILE *fp, const char *prefix, const unsigned long long *addrs,
-		       unsigned int n, const struct ksyms *k)
+		       unsigned int n, unsigned int epoch, const struct ksyms *k)
 {
 	unsigned int idx[PDT_SIG_FRAMES], np, last, i;
 	struct pdt_sig_stack st;
 
-	pdt_sig_stack(&st, addrs, n, k);
+	pdt_sig_stack(&st, addrs, n, epoch, k);
 	if (!st.n)
 		return;
 	np = pdt_sig_pick(&st, idx);
@@ -428,9 +428,9 @@ void pdt_supp_gen(FILE *fp, const struct pdt_finding *f, const struct ksyms *k)
 		pdt_pattern_quote(fp, f->path, true);
 	}
 	fputc('\n', fp);
-	gen_frames(fp, "frame:", f->stack, f->nstack, k);
+	gen_frames(fp, "frame:", f->stack, f->nstack, f->stack_epoch, k);
 	if (pdt_sig_uses_creation(f))
-		gen_frames(fp, "made:", f->created, f->ncreated, k);
+		gen_frames(fp, "made:", f->created, f->ncreated, f->created_epoch, k);
 	fputs("}\n", fp);
 	free(sig);
 }

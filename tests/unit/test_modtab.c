@@ -154,6 +154,59 @@ static void test_ksyms_names(void **state)
 	modtab_free(mt);
 }
 
+/*
+ * A frame is named by the module that had its address when the stack was taken: an init
+ * text freed and taken by the next module, a module loaded before we watched and freed,
+ * its text taken by another. The symbols are the end's (kallsyms read then).
+ */
+static void test_names_of_their_epoch(void **state)
+{
+	const unsigned long long init = 0xffffffffc0100000ULL, old = 0xffffffffc0300000ULL;
+	struct modtab *mt = modtab_new();
+	struct ksyms *k = calloc(1, sizeof(*k));
+	struct pdt_module_event e;
+	unsigned int at_init, at_tcp, at_old;
+	char buf[128];
+	size_t done = 0;
+
+	(void)state;
+	assert_int_equal(ksyms_add(k, 0xffffffffc0000000ULL, 0, "nvmet_fn", "nvmet"), 0);
+	assert_int_equal(ksyms_add(k, init, 0, "tcp_fn", "nvmet_tcp"), 0);
+	assert_int_equal(ksyms_add(k, old, 0, "new_fn", "new"), 0);
+	assert_int_equal(ksyms_add(k, VMLINUX - 0x67, 0, "vfs_fn", NULL), 0);
+	ksyms_sort(k);
+	load(mt, 0x1000, "nvmet", 0xffffffffc0000000ULL, 0x1000, init, 0x400);
+	at_init = modtab_epoch(mt);
+	load(mt, 0x2000, "nvmet_tcp", init, 0x2000, 0, 0); /* nvmet's init text, freed */
+	at_tcp = modtab_epoch(mt);
+	assert_true(at_tcp > at_init);
+	e = mod_ev(PDT_EV_MODULE_FREE, 0x3000, "old", old, 0x1000, 0, 0); /* loaded before us */
+	assert_int_equal(modtab_unload(mt, &e), 0);
+	at_old = modtab_epoch(mt);
+	load(mt, 0x4000, "new", old, 0x1000, 0, 0);
+	assert_int_equal(modtab_ksyms(mt, k, &done), 0);
+	ksyms_set_modules(k, mt);
+
+	ksyms_format_at(k, init + 0x255, at_init, 0, buf, sizeof(buf));
+	assert_string_equal(buf, "(init_text)+0x255 [nvmet]");
+	ksyms_format_at(k, init + 0x255, at_tcp, 0, buf, sizeof(buf));
+	assert_string_equal(buf, "tcp_fn+0x255 [nvmet_tcp]");
+	ksyms_format_at(k, 0xffffffffc0000010ULL, at_init, 0, buf, sizeof(buf));
+	assert_string_equal(buf, "nvmet_fn+0x10 [nvmet]");
+	ksyms_format_at(k, old + 0x10, at_init, 0, buf, sizeof(buf));
+	assert_string_equal(buf, "(text)+0x10 [old]");
+	ksyms_format_at(k, old + 0x10, at_old + 1, 0, buf, sizeof(buf));
+	assert_string_equal(buf, "new_fn+0x10 [new]");
+	ksyms_format_at(k, VMLINUX, at_init, 0, buf, sizeof(buf));
+	assert_string_equal(buf, "vfs_fn+0x67");
+	/* Unloaded since: its symbols are no longer the end's, its name and offset stay. */
+	unload(mt, 0x2000, "nvmet_tcp");
+	ksyms_format_at(k, init + 0x255, at_tcp, 0, buf, sizeof(buf));
+	assert_string_equal(buf, "(text)+0x255 [nvmet_tcp]");
+	ksyms_free(k);
+	modtab_free(mt);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -162,6 +215,7 @@ int main(void)
 		cmocka_unit_test(test_reload_and_reused_init_text),
 		cmocka_unit_test(test_bad_ranges),
 		cmocka_unit_test(test_ksyms_names),
+		cmocka_unit_test(test_names_of_their_epoch),
 	};
 
 	return cmocka_run_group_tests_name("modtab", tests, NULL, NULL);
