@@ -39,7 +39,8 @@ PDT_MAP_DECL struct {
 
 /* Per-task state: what a task is in the middle of (BPF-private). */
 struct pdt_task_state {
-	unsigned long long create_target;   /* dentry a user-space create was given */
+	unsigned long long create_target;   /* dentry a user-space create was given ... */
+	unsigned long long create_name;	    /* ... with this name (d_name.hash_len) */
 	unsigned long long whiteout_parent; /* a RENAME_WHITEOUT's whiteout goes here ... */
 	unsigned long long whiteout_hash;   /* ... with this name (d_name.hash_len) */
 	unsigned long long remove_target;   /* dentry a user-space unlink/rmdir holds */

@@ -10,13 +10,20 @@
 
 #include "common.bpf.h"
 
-/* User origin: d_make_persistent() on this dentry consumes the mark. */
+/*
+ * User origin: d_make_persistent() on this dentry, with this name, consumes the mark. A
+ * create refused after the hook (a configfs make_group() that says no) leaves the mark
+ * behind and frees the dentry, whose memory the next dentry the task has the kernel make
+ * may get: the name tells that one apart.
+ */
 static __always_inline int mark(void *dentry)
 {
 	struct pdt_task_state *t = task_state(true);
 
-	if (t)
+	if (t) {
 		t->create_target = (u64)dentry;
+		t->create_name = as_dentry(dentry)->d_name.hash_len;
+	}
 	return 0;
 }
 

@@ -17,7 +17,8 @@ static __always_inline u8 origin_of(struct pdt_task_state *t, struct dentry *d)
 		return PDT_ORIGIN_KERNEL;
 	if (t->create_target == (u64)d) {
 		t->create_target = 0;
-		return PDT_ORIGIN_USER;
+		if (t->create_name == d->d_name.hash_len)
+			return PDT_ORIGIN_USER;
 	}
 	/* The whiteout of the task's rename (see mark_whiteout() in origin.bpf.c). */
 	if (t->whiteout_parent && t->whiteout_parent == (u64)BPF_CORE_READ(d, d_parent) &&

@@ -159,9 +159,21 @@ static int pdt_create(struct mnt_idmap *idmap, struct inode *dir,
 	return pdt_pin(dir, dentry, mode | S_IFREG, 0, NULL);
 }
 
+/*
+ * A name that starts with "refused" is refused after the LSM hook, as configfs
+ * refuses a mkdir its make_group() says no to; and, as configfs's d_delete()
+ * does, the negative dentry dies with its last reference: its memory is the
+ * next dentry's.
+ */
 static struct dentry *pdt_mkdir(struct mnt_idmap *idmap, struct inode *dir,
 				struct dentry *dentry, umode_t mode)
 {
+	if (!strncmp(dentry->d_name.name, "refused", 7)) {
+		spin_lock(&dentry->d_lock);
+		dentry->d_flags |= DCACHE_DONTCACHE;
+		spin_unlock(&dentry->d_lock);
+		return ERR_PTR(-EPERM);
+	}
 	return ERR_PTR(pdt_pin(dir, dentry, mode | S_IFDIR, 0, NULL));
 }
 
@@ -755,6 +767,18 @@ static int pdt_unregister(struct super_block *sb, const char *name)
 	return err;
 }
 
+/* kfill NAME: no fault. The kernel makes kdir/NAME, as debugfs_create_file() would. */
+static int pdt_kfill(struct super_block *sb, const char *name)
+{
+	struct dentry *dir = pdt_lookup_dir(sb, "kdir"), *d;
+
+	if (IS_ERR(dir))
+		return PTR_ERR(dir);
+	d = pdt_kcreate(dir, name, S_IFREG | 0644, NULL);
+	dput(dir);
+	return PTR_ERR_OR_ZERO(d);
+}
+
 static const struct {
 	const char *cmd;
 	int (*fault)(struct super_block *sb, const char *name);
@@ -775,6 +799,7 @@ static const struct {
 	{ "eat-unlink", pdt_eat_keep },
 	{ "rename-keep-victim", pdt_rename_keep_victim },
 	{ "unregister", pdt_unregister },
+	{ "kfill", pdt_kfill },
 };
 
 static bool pdt_valid_name(const char *name)
@@ -827,7 +852,7 @@ static ssize_t pdt_ctl_read(struct file *file, char __user *ubuf, size_t len,
 		"extra-dput NAME\norphan DIR\nremove DIR\nremove-untraced DIR\n"
 		"remove-overrun DIR\ngraph-full NAME\ngraph-restore NAME\n"
 		"create-in-dead DIR\nleak NAME\neat NAME\neat-keep NAME\n"
-		"eat-unlink NAME\nrename-keep-victim NAME\nunregister DIR\n";
+		"eat-unlink NAME\nrename-keep-victim NAME\nunregister DIR\nkfill NAME\n";
 
 	return simple_read_from_buffer(ubuf, len, ppos, usage,
 				       sizeof(usage) - 1);

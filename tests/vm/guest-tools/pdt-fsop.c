@@ -27,6 +27,8 @@
  *   pdt-fsop rmdir-refused DIR CTL LINE                     rmdir DIR, refused as not empty,
  *                                                           then write LINE to pdtfaultfs's
  *                                                           CTL, from the same task
+ *   pdt-fsop mkdir-refused DIR CTL LINE                     mkdir DIR, refused by pdtfaultfs
+ *                                                           (EPERM), then LINE to its CTL
  *   pdt-fsop link-add NAME KIND [SLAVE1 SLAVE2]             rtnetlink RTM_NEWLINK: a network
  *                                                           device of KIND (dummy, ...); for
  *                                                           hsr the two slave devices
@@ -41,6 +43,7 @@
 #include <fcntl.h>
 #include <mqueue.h>
 #include <poll.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -344,6 +347,31 @@ static int do_rmdir_refused(const char *dir, const char *ctl, const char *line)
 }
 
 /*
+ * mkdir DIR, which pdtfaultfs refuses after the LSM hook (its name starts with
+ * "refused"), then LINE to its CTL, from the same task: the entries the kernel makes
+ * next are not that mkdir's. On one CPU, with a pause between: the refused dentry is
+ * freed after an RCU grace period, into that CPU's free list, whose next dentry is then
+ * usually made from the same memory.
+ */
+static int do_mkdir_refused(const char *dir, const char *ctl, const char *line)
+{
+	cpu_set_t one;
+
+	CPU_ZERO(&one);
+	CPU_SET(0, &one);
+	if (sched_setaffinity(0, sizeof(one), &one))
+		return fail("sched_setaffinity", "0");
+	if (!mkdir(dir, 0755)) {
+		fprintf(stderr, "pdt-fsop: mkdir %s: not refused\n", dir);
+		return 1;
+	}
+	if (errno != EPERM)
+		return fail("mkdir", dir);
+	usleep(200000);
+	return faultfs_write(ctl, line);
+}
+
+/*
  * umount MNT from the one task whose shadow stack pdtfaultfs's CTL (on another mount)
  * left full: the umount's calls of function graph users are all skipped.
  */
@@ -531,6 +559,8 @@ int main(int argc, char **argv)
 		return do_umount_wait(a[0], a[1]);
 	if (!strcmp(op, "rmdir-refused") && n == 3)
 		return do_rmdir_refused(a[0], a[1], a[2]);
+	if (!strcmp(op, "mkdir-refused") && n == 3)
+		return do_mkdir_refused(a[0], a[1], a[2]);
 	if (!strcmp(op, "umount-graph-full") && n == 2)
 		return do_umount_graph_full(a[0], a[1]);
 	if (!strcmp(op, "link-add") && (n == 2 || n == 4))
