@@ -96,6 +96,37 @@ faultfs_umount() { # dir
 # persistent), a BUG, a leak at umount.
 kernel_complaints() { dmesg | grep -E 'WARNING:|BUG:|Busy inodes|still in use'; }
 
+# ---- modules that come and go --------------------------------------------------
+# init loads a scenario's modules ("# modules:") before it starts. A run that wants their
+# loads and unloads seen, as users have them (modprobe, modprobe -r), unloads them first
+# (mods_out), and the run loads them (mods_in) and unloads them again (mods_out).
+# mods_ko NAME: the file init loaded module NAME from ("nvme-loop" or "nvme_loop").
+mods_ko() {
+	local n
+	for n in "$1" "$(echo "$1" | tr - _)" "$(echo "$1" | tr _ -)"; do
+		grep -qx "$n.ko" /lib/modules/load-order 2>/dev/null && { echo "/lib/modules/$n.ko"; return 0; }
+	done
+	echo "mods_ko: no module $1 in the initramfs" >&2
+	return 1
+}
+# mods_named NAME...: of init's load order, the modules named, as module names.
+mods_named() {
+	local want m
+	want=" $(echo "$*" | tr - _) "
+	sed 's/\.ko$//' /lib/modules/load-order | tr - _ | while read -r m; do
+		case "$want" in *" $m "*) echo "$m" ;; esac
+	done
+}
+# mods_in NAME...: insmod of each, in init's load order.
+mods_in() {
+	local m
+	for m in $(mods_named "$@"); do insmod "$(mods_ko "$m")" || return 1; done
+}
+# mods_out NAME...: one rmmod of them all, the last loaded first, as modprobe -r goes.
+mods_out() {
+	rmmod $(mods_named "$@" | sed -n '1!G;h;$p')
+}
+
 run_workload() {
 	local name=$1 out=/tmp/wl-$1.out exp=/tmp/wl-$1.expect rc before
 	before=$(kernel_complaints | wc -l)

@@ -14,38 +14,37 @@
 . /lib.sh
 cfs=/sys/kernel/config
 grep -qs " $cfs " /proc/self/mountinfo || mount -t configfs none $cfs
-ko() { echo "/lib/modules/$(grep -x "$1.ko" /lib/modules/load-order || grep -x "$(echo "$1" | tr _ -).ko" /lib/modules/load-order)"; }
 ours="nvme_loop nvmet_tcp nvmet null_blk"
-rmmod $ours
+mods_out $ours
 expect_eq "$?" 0 "rmmod of what init loaded"
 for m in nvmet nvmet_tcp nvme_loop null_blk; do
-	[ -f "$(ko $m)" ] || { fail "no $m.ko in the initramfs"; finish; }
+	[ -f "$(mods_ko $m)" ] || { fail "no $m.ko in the initramfs"; finish; }
 done
 dev=$(dev_of $cfs)
 
 cat >/tmp/mcg.sh <<SH
 set -e
-insmod $(ko nvmet)
-insmod $(ko nvmet_tcp)
-insmod $(ko nvme_loop)
-insmod $(ko null_blk) nr_devices=0
+insmod $(mods_ko nvmet)
+insmod $(mods_ko nvmet_tcp)
+insmod $(mods_ko nvme_loop)
+insmod $(mods_ko null_blk) nr_devices=0
 mkdir $cfs/nvmet/subsystems/mcg $cfs/nvmet/ports/1 $cfs/nullb/mcg
 echo loop >$cfs/nvmet/ports/1/addr_trtype
 rmdir $cfs/nullb/mcg $cfs/nvmet/ports/1 $cfs/nvmet/subsystems/mcg
 rmmod nvme_loop nvmet_tcp nvmet null_blk
 
-insmod $(ko nvmet)
-insmod $(ko nvme_loop)
-insmod $(ko null_blk) nr_devices=0
-insmod $(ko nvmet_tcp)
+insmod $(mods_ko nvmet)
+insmod $(mods_ko nvme_loop)
+insmod $(mods_ko null_blk) nr_devices=0
+insmod $(mods_ko nvmet_tcp)
 rmmod null_blk
 rmmod nvmet_tcp
 rmmod nvme_loop
 rmmod nvmet
 
-insmod $(ko nvmet)
+insmod $(mods_ko nvmet)
 rmmod nvmet
-insmod $(ko nvmet)
+insmod $(mods_ko nvmet)
 rmmod nvmet
 SH
 dmesg_mark mcg
@@ -65,5 +64,5 @@ expect_eq "$(echo "$line" | awk '{ print $4 }')" "$made" "configfs: every entry 
 expect_eq "$(echo "$line" | awk '{ print $7 }')" 0 "configfs: nothing persistent now"
 dmesg_since mcg >/tmp/mcg.log
 expect_no_grep 'WARNING\|BUG' /tmp/mcg.log "the kernel says nothing"
-for m in null_blk nvmet nvmet_tcp nvme_loop; do insmod "$(ko $m)"; done
+mods_in nvmet nvme-loop nvmet-tcp null_blk
 finish

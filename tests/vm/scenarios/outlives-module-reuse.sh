@@ -11,18 +11,17 @@
 # kmods: pdt_faultfs
 . /lib.sh
 grep -qs ' /sys/kernel/debug ' /proc/self/mountinfo || mount -t debugfs none /sys/kernel/debug
-ko() { echo "/lib/modules/$(grep -x "$1.ko" /lib/modules/load-order || grep -x "$(echo "$1" | tr _ -).ko" /lib/modules/load-order)"; }
 rmmod pdt_faultfs nvme_loop nvmet_tcp nvmet null_blk
 expect_eq "$?" 0 "rmmod of the modules init loaded"
 dbg=$(dev_of /sys/kernel/debug)
-others="$(ko nvmet) $(ko nvmet_tcp) $(ko nvme_loop) $(ko null_blk)"
+others="$(mods_ko nvmet) $(mods_ko nvmet_tcp) $(mods_ko nvme_loop) $(mods_ko null_blk)"
 
 $PDTRACE trace -f json >/tmp/omr-trace.json 2>/tmp/omr-trace.err &
 tpid=$!
 # Attaching takes a moment under emulation: wait for the banner.
 for i in $(seq 1 300); do grep -q 'tracing persistent dentries' /tmp/omr-trace.err && break; sleep 0.1; done
 $PDTRACE record -o /tmp/omr.pdtrec -- $PDTRACE check -f json --show-addresses -o /tmp/omr.json -- sh -c \
-	"insmod $(ko pdt_faultfs) leave_debugfs=1 && for m in $others; do insmod \$m || exit 1; done && rmmod pdt_faultfs"
+	"insmod $(mods_ko pdt_faultfs) leave_debugfs=1 && for m in $others; do insmod \$m || exit 1; done && rmmod pdt_faultfs"
 rs=$?
 sleep 2
 kill -INT $tpid
