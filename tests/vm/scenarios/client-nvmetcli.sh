@@ -2,8 +2,11 @@
 # `nvmetcli restore` of a saved JSON configuration (hosts, subsystems with namespaces on
 # a null_blk device and allowed hosts, loop-transport ports with their subsystems and an
 # ANA group), `nvmetcli save` and `ls`, then `nvmetcli clear`; three rounds under
-# pdtrace check. No finding, complete data, the self-check clean, and configfs (which
-# stays mounted) discarded every entry the tool made.
+# pdtrace check. The run loads the modules (init's loads are undone first) and unloads
+# them at its end, as users do, so that check sees them come and go (not beside the other
+# clients in client-faults, which share them). No finding, complete data, the self-check
+# clean, and configfs (which stays mounted) discarded every entry the tool and the
+# modules made.
 # suite: clients
 # root: sid
 # timeout: 900
@@ -16,6 +19,9 @@ cfs=$SID/sys/kernel/config
 grep -q " $cfs " /proc/mounts || mount -t configfs configfs "$cfs" || { fail "mount configfs"; finish; }
 [ -d "$cfs/nvmet" ] || { fail "no $cfs/nvmet: nvmet is not loaded"; cat /tmp/insmod.log; finish; }
 [ -b "$SID/dev/nullb0" ] || { fail "no /dev/nullb0: null_blk is not loaded"; cat /tmp/insmod.log; finish; }
+mods="nvmet nvme-loop null_blk"
+! client_prep_only || mods=
+[ -z "$mods" ] || mods_out $mods || { fail "rmmod $mods"; finish; }
 
 n=nqn.2026-01.org.pdtrace
 cat >/tmp/nvmet.json <<EOJ
@@ -54,6 +60,8 @@ EOJ
 # nvmetcli_check JSON: after the run, what nvmetcli said it did; its line of the table.
 nvmetcli_check() {
 	expect_no_grep '^@client umount failed' /tmp/client-nvmetcli.out "nvmetcli: its home went down"
+	expect_no_grep '^@client modules failed\|^@client rmmod failed' /tmp/client-nvmetcli.out \
+		"nvmetcli: its modules loaded and unloaded"
 	for w in restored saved cleared; do
 		expect_eq "$(grep -c "^@client $w " /tmp/client-nvmetcli.out)" "$ROUNDS" "nvmetcli: $w in each of the $ROUNDS rounds"
 	done
@@ -71,6 +79,7 @@ client_home_dir nvmetcli
 cat >/tmp/client-nvmetcli.sh <<EOS
 . /lib.sh
 client_home nvmetcli || exit 1
+${mods:+mods_in $mods || { echo "@client modules failed"; exit 1; }}
 cp /tmp/nvmet.json $SID/mnt/home-nvmetcli/config.json
 for r in \$(seq 1 $ROUNDS); do
 	sid nvmetcli restore config.json && echo "@client restored \$r"
@@ -86,6 +95,7 @@ print("@client objects hosts %d subsystems %d namespaces %d allowed_hosts %d por
 done
 find $cfs/nvmet -mindepth 2 -maxdepth 2 | sed 's/^/after clear: /'
 client_home_down || echo "@client umount failed"
+${mods:+mods_out $mods || echo "@client rmmod failed"}
 EOS
 ! client_prep_only || return 0
 client_run client-nvmetcli /tmp/client-nvmetcli.sh

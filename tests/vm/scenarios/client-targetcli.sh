@@ -3,8 +3,11 @@
 # (tcm_loop) target with a LUN on each, `saveconfig` and `ls`, then `clearconfig
 # confirm=True`; three rounds under pdtrace check. The root is read-only: the run gives
 # targetcli a home, /etc/target and /run on tmpfs of its own (taken down at its end) and
-# turns auto-save off. No finding, complete data, the self-check clean, and configfs
-# (which stays mounted) discarded every entry the tool made.
+# turns auto-save off. The run loads the modules (init's loads are undone first) and
+# unloads them at its end, as users do, so that check sees them come and go (not beside
+# the other clients in client-faults, which share them). No finding, complete data, the
+# self-check clean, and configfs (which stays mounted) discarded every entry the tool and
+# the modules made.
 # suite: clients
 # root: sid
 # timeout: 900
@@ -17,18 +20,24 @@ cfs=$SID/sys/kernel/config
 grep -q " $cfs " /proc/mounts || mount -t configfs configfs "$cfs" || { fail "mount configfs"; finish; }
 [ -d "$cfs/target/core" ] || { fail "no $cfs/target/core: target_core_mod is not loaded"; cat /tmp/insmod.log; finish; }
 wwn=naa.5001405a0b1c2d3e
+mods="target_core_mod target_core_file tcm_loop iscsi_target_mod"
+! client_prep_only || mods=
 # The fabric modules' directories: rtslib makes the one of each fabric it touches (mkdir
 # of configfs target/NAME, once per boot: loopback for the target, iscsi for the discovery
-# settings saveconfig and clearconfig read and reset) and never removes them. Made here,
-# as on a system where targetcli ran before, so the books of the run are its own.
-for f in loopback iscsi; do
-	[ -d "$cfs/target/$f" ] || mkdir "$cfs/target/$f" || { fail "mkdir $cfs/target/$f"; cat /tmp/insmod.log; finish; }
-done
+# settings saveconfig and clearconfig read and reset) and never removes them. Made before
+# the rounds, as on a system where targetcli ran before, so that each round does the
+# same; removed before the modules go.
+fabrics="for f in loopback iscsi; do [ -d $cfs/target/\$f ] || mkdir $cfs/target/\$f || exit 1; done"
+if [ -n "$mods" ]; then
+	mods_out $mods || { fail "rmmod $mods"; finish; }
+else
+	sh -c "$fabrics" || { fail "mkdir of the fabrics' directories"; cat /tmp/insmod.log; finish; }
+fi
 
 # targetcli_check JSON: after the run, what targetcli said it did; its line of the table.
 targetcli_check() {
 	local out=/tmp/client-targetcli.out created
-	expect_no_grep '^@client targetcli failed\|^@client umount failed\|^@client dbus-daemon failed' $out \
+	expect_no_grep '^@client targetcli failed\|^@client umount failed\|^@client dbus-daemon failed\|^@client modules failed\|^@client rmmod failed' $out \
 		"targetcli: every command succeeded"
 	created=$(grep -c '^Created ' $out)
 	expect_eq "$created" $((ROUNDS * 5)) "targetcli: 2 backstores, a target and 2 LUNs created in each round"
@@ -48,6 +57,8 @@ client_home_dir targetcli
 cat >/tmp/client-targetcli.sh <<EOS
 . /lib.sh
 client_home targetcli || exit 1
+${mods:+mods_in $mods || { echo "@client modules failed"; exit 1; }}
+${mods:+$fabrics}
 mount -t tmpfs client-etc-target $SID/etc/target && echo "@client dev etc \$(dev_of $SID/etc/target)" || exit 1
 mount -t tmpfs client-run $SID/run && echo "@client dev run \$(dev_of $SID/run)" || exit 1
 sid mkdir /run/dbus &&
@@ -73,6 +84,7 @@ done
 	sed 's/^/after clear: /'
 kill \$bus && while kill -0 \$bus 2>/dev/null; do usleep 100000; done
 umount $SID/run && umount $SID/etc/target && client_home_down || echo "@client umount failed"
+${mods:+rmdir $cfs/target/loopback $cfs/target/iscsi && mods_out $mods || echo "@client rmmod failed"}
 EOS
 ! client_prep_only || return 0
 client_run client-targetcli /tmp/client-targetcli.sh

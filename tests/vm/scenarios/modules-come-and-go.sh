@@ -14,6 +14,7 @@
 . /lib.sh
 cfs=/sys/kernel/config
 grep -qs " $cfs " /proc/self/mountinfo || mount -t configfs none $cfs
+grep -qs ' /sys/kernel/debug ' /proc/self/mountinfo || mount -t debugfs none /sys/kernel/debug
 ours="nvme_loop nvmet_tcp nvmet null_blk"
 mods_out $ours
 expect_eq "$?" 0 "rmmod of what init loaded"
@@ -62,6 +63,8 @@ made=$(echo "$line" | awk '{ print $3 }')
 	fail "configfs: made '$made', want the groups of 8 loads"
 expect_eq "$(echo "$line" | awk '{ print $4 }')" "$made" "configfs: every entry made was discarded"
 expect_eq "$(echo "$line" | awk '{ print $7 }')" 0 "configfs: nothing persistent now"
+# debugfs too (the block layer's and the modules' own entries): nothing the modules made stays.
+expect_eq "$(sbs /tmp/mcg.json | awk '$7 != 0' | tr '\n' ';')" "" "every superblock: nothing persistent now"
 dmesg_since mcg >/tmp/mcg.log
 expect_no_grep 'WARNING\|BUG' /tmp/mcg.log "the kernel says nothing"
 mods_in nvmet nvme-loop nvmet-tcp null_blk
