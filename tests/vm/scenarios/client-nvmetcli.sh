@@ -1,7 +1,8 @@
 # configfs through nvmetcli, the NVMe target's administration tool, as its users run it:
 # `nvmetcli restore` of a saved JSON configuration (hosts, subsystems with namespaces on
 # a null_blk device and allowed hosts, loop-transport ports with their subsystems and an
-# ANA group), `nvmetcli save` and `ls`, then `nvmetcli clear`; three rounds under
+# ANA group, a tcp port on the guest's loopback address), `nvmetcli save` and `ls`, then
+# `nvmetcli clear`; three rounds under
 # pdtrace check. The run loads the modules (init's loads are undone first) and unloads
 # them at its end, as users do, so that check sees them come and go (not beside the other
 # clients in client-faults, which share them). No finding, complete data, the self-check
@@ -10,7 +11,7 @@
 # suite: clients
 # root: sid
 # timeout: 900
-# modules: nvmet nvme-loop null_blk
+# modules: nvmet nvme-loop nvmet-tcp null_blk
 . /lib.sh
 need_sid nvmetcli
 ROUNDS=3
@@ -19,9 +20,11 @@ cfs=$SID/sys/kernel/config
 grep -q " $cfs " /proc/mounts || mount -t configfs configfs "$cfs" || { fail "mount configfs"; finish; }
 [ -d "$cfs/nvmet" ] || { fail "no $cfs/nvmet: nvmet is not loaded"; cat /tmp/insmod.log; finish; }
 [ -b "$SID/dev/nullb0" ] || { fail "no /dev/nullb0: null_blk is not loaded"; cat /tmp/insmod.log; finish; }
-mods="nvmet nvme-loop null_blk"
+mods="nvmet nvme-loop nvmet-tcp null_blk"
 ! client_prep_only || mods=
 [ -z "$mods" ] || mods_out $mods || { fail "rmmod $mods"; finish; }
+# The tcp port listens on the guest's loopback address.
+ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up || { fail "loopback up"; finish; }
 
 n=nqn.2026-01.org.pdtrace
 cat >/tmp/nvmet.json <<EOJ
@@ -52,6 +55,10 @@ cat >/tmp/nvmet.json <<EOJ
     {
       "portid": 2, "addr": { "trtype": "loop" }, "subsystems": [ "$n:sub1", "$n:sub2" ],
       "ana_groups": [ { "grpid": 2, "ana": { "state": "non-optimized" } } ]
+    },
+    {
+      "portid": 3, "subsystems": [ "$n:sub2" ],
+      "addr": { "trtype": "tcp", "adrfam": "ipv4", "traddr": "127.0.0.1", "trsvcid": "4420" }
     }
   ]
 }
@@ -68,7 +75,7 @@ nvmetcli_check() {
 	# Ports keep their ANA group 1 (the kernel's), the rest is gone.
 	expect_eq "$(grep '^after clear: ' /tmp/client-nvmetcli.out | sed 's/.*nvmet\///' | sort | tr '\n' ' ')" "" \
 		"nvmetcli clear leaves no host, subsystem or port"
-	objs="hosts 2 subsystems 2 namespaces 4 allowed_hosts 2 ports 2 port_links 3 ana_groups 3"
+	objs="hosts 2 subsystems 2 namespaces 4 allowed_hosts 2 ports 3 port_links 4 ana_groups 4"
 	expect_eq "$(grep -c "^@client objects $objs$" /tmp/client-nvmetcli.out)" "$ROUNDS" "nvmetcli saved what it restored, each round"
 	client_summary nvmetcli configfs \
 		"$ROUNDS x restore, save, clear of $(echo "$objs" | awk '{ for (i = 1; i < NF; i += 2) printf "%s%s %s", (i > 1 ? ", " : ""), $(i + 1), $i }')" \
