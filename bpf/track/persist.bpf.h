@@ -20,7 +20,7 @@ static __always_inline u8 origin_of(struct pdt_task_state *t, struct dentry *d)
 		if (t->create_name == d->d_name.hash_len)
 			return PDT_ORIGIN_USER;
 	}
-	/* The whiteout of the task's rename (see mark_whiteout() in origin.bpf.c). */
+	/* The whiteout of the task's rename (see mark_rename() in origin.bpf.h). */
 	if (t->whiteout_parent && t->whiteout_parent == (u64)BPF_CORE_READ(d, d_parent) &&
 	    t->whiteout_hash == BPF_CORE_READ(d, d_name.hash_len)) {
 		t->whiteout_parent = 0;

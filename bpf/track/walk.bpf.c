@@ -2,7 +2,7 @@
 /*
  * The self-check's walk: every dentry of one superblock's tree, streamed into the
  * event ring buffer between two PDT_EV_WALK events, so that user space can compare
- * its books with what the kernel holds (src/tracker.c runs it before detaching).
+ * its books with what the kernel holds (src/selfcheck.c runs it before detaching).
  *
  * A task_file iterator, restricted to pdtrace's own process, finds the file that
  * user space opened on the filesystem (pdt_walk_fd) and walks its superblock's tree
@@ -10,8 +10,8 @@
  * the next sibling, else up. It takes no locks: the program runs under RCU (no dentry
  * it reaches is freed under it), and user space repeats a walk that other events of
  * that superblock overlapped. The walk never fills more than half the ring buffer:
- * it stops there (PDT_F_WALK_FULL unset, pdt_walk_next says where) and user space,
- * once it has read what came, runs it again from that entry on.
+ * it stops there (no PDT_F_WALK_END event, pdt_walk_done unset, pdt_walk_next says
+ * where) and user space, once it has read what came, runs it again from that entry on.
  */
 #include "common.bpf.h"
 #include "elide.bpf.h"
