@@ -136,7 +136,8 @@ static void select_programs(struct pdt_tracker *t, const struct pdt_facts *f,
 		} else if (prog == t->skel->progs.pdt_walk) {
 			ok = !o->no_self_check; /* an iterator: run at stop, never attached */
 		} else if (prog == t->skel->progs.pdt_enter || prog == t->skel->progs.pdt_bracket ||
-			   prog == t->skel->progs.pdt_resolve) {
+			   prog == t->skel->progs.pdt_resolve ||
+			   prog == t->skel->progs.pdt_graph_index) {
 			ok = true;
 		} else if (stack_cache_prog(prog)) {
 			/* PDTRACE_NO_STACK_CACHE=1 (a testing aid): the kernel unwinds every stack. */
@@ -189,7 +190,7 @@ static void resolve_names(struct pdt_tracker *t)
 	__u64 *dst[PDT_RESOLVE_MAX];
 	__u32 i, n = 0;
 
-	for (i = 0; i < pdt_nhooks && n < PDT_RESOLVE_MAX - 4; i++)
+	for (i = 0; i < pdt_nhooks && n < PDT_RESOLVE_MAX - 5; i++)
 		if (dispatched(t, &pdt_hooks[i], false) || dispatched(t, &pdt_hooks[i], true)) {
 			names[n] = pdt_hooks[i].func;
 			dst[n++] = &t->hook_addr[i];
@@ -203,6 +204,9 @@ static void resolve_names(struct pdt_tracker *t)
 	dst[n++] = &t->skel->bss->pdt_core_text[0];
 	names[n] = "_etext";
 	dst[n++] = &t->skel->bss->pdt_core_text[1];
+	/* fprobe's fgraph_ops, whose index avoid_graph_index0() reads. */
+	names[n] = "fprobe_graph_ops";
+	dst[n++] = &r->pdt_fgraph_ops_addr;
 	for (i = 0; i < n; i++) {
 		/* Too long a name stays empty, and is not found. */
 		memset(r->pdt_resolve_names[i], 0, PDT_RESOLVE_NAME_LEN);
@@ -352,6 +356,58 @@ static void publish_hook_ips(struct pdt_tracker *t)
 			n, count, t->use_lsm ? "the BPF LSM" : "kprobe.multi");
 }
 
+/* fprobe's fgraph_ops' index in the function graph tracer's fgraph_array, or -1. */
+static int graph_index(struct pdt_tracker *t)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, opts);
+
+	t->skel->data_resolve->pdt_fgraph_idx = -1;
+	if (!t->skel->data_resolve->pdt_fgraph_ops_addr ||
+	    bpf_prog_test_run_opts(bpf_program__fd(t->skel->progs.pdt_graph_index), &opts))
+		return -1;
+	return t->skel->data_resolve->pdt_fgraph_idx;
+}
+
+/*
+ * Keep the brackets' session off index 0 of the function graph tracer. A
+ * kprobe.session is an fprobe with an exit handler, so the kernel registers fprobe's one
+ * fgraph_ops (fprobe_graph_ops) with the function graph tracer for it, at the index the
+ * tracer's LRU gives: 0 for the first graph user of a boot. Linux 7.2's
+ * function_graph_enter_regs() sets bit 0 in the bitmap of every frame it pushes, for
+ * whichever user (kernel/trace/fgraph.c:706-710), and the return calls the retfunc of
+ * fgraph_array[i] for each bit set (fgraph.c:850-864). At index 0, fprobe_return() then
+ * runs at the return of every function another graph user traces (the function_graph
+ * tracer, `trace-cmd record -p function_graph`), finds no data of fprobe's there and
+ * WARNs (kernel/trace/fprobe.c:683; a crash under panic_on_warn). Attached again, the
+ * session gets the LRU's next index (the one released goes to its end), unless another
+ * fprobe user keeps fprobe_graph_ops registered meanwhile: then say so.
+ */
+static int avoid_graph_index0(struct pdt_tracker *t, const struct bpf_program *prog)
+{
+	unsigned int links = t->links, by_addr = t->by_addr;
+	int fd;
+
+	if (graph_index(t) != 0)
+		return 0;
+	if (pdt_verbose)
+		fprintf(stderr, "pdtrace: the brackets' session got function graph index 0; "
+				"attaching it again\n");
+	close(t->dispatch_fd[1]);
+	t->dispatch_fd[1] = -1;
+	fd = attach_dispatcher(t, prog, true);
+	if (fd < 0)
+		return -errno;
+	t->dispatch_fd[1] = fd;
+	t->links = links;
+	t->by_addr = by_addr;
+	if (graph_index(t) == 0)
+		fprintf(stderr,
+			"pdtrace: warning: the kernel's fprobe holds function graph index 0: "
+			"starting the function_graph tracer while pdtrace runs makes this kernel "
+			"WARN in fprobe_return() (docs/kernel-fgraph-bit0.md)\n");
+	return 0;
+}
+
 /*
  * Every program but the self-check's iterator, which runs only at stop. The stack
  * cache is an optimization: without both of its programs and both return trampolines'
@@ -368,7 +424,7 @@ static int attach_programs(struct pdt_tracker *t)
 		struct bpf_link *link;
 
 		if (!bpf_program__autoload(prog) || prog == t->skel->progs.pdt_walk ||
-		    prog == t->skel->progs.pdt_resolve)
+		    prog == t->skel->progs.pdt_resolve || prog == t->skel->progs.pdt_graph_index)
 			continue;
 		if (prog == t->skel->progs.pdt_enter || prog == t->skel->progs.pdt_bracket) {
 			bool brackets = prog == t->skel->progs.pdt_bracket;
@@ -376,6 +432,13 @@ static int attach_programs(struct pdt_tracker *t)
 			t->dispatch_fd[brackets] = attach_dispatcher(t, prog, brackets);
 			if (t->dispatch_fd[brackets] < 0)
 				return -errno;
+			if (brackets) {
+				int rc = avoid_graph_index0(t, prog);
+
+				if (rc)
+					return rc;
+				t->skel->bss->pdt_brackets_live = 1;
+			}
 			continue;
 		}
 		link = bpf_program__attach(prog);

@@ -77,12 +77,14 @@ struct pdt_sb_slot pdt_slots[PDT_SB_SLOTS]; /* elided counts (see pdtrace.h), re
 __u32 pdt_nslots;			    /* slots handed out; never reused */
 struct pdt_hook_ip pdt_hook_ips[PDT_HOOK_IPS]; /* see pdtrace.h */
 __u32 pdt_nhook_ips;			       /* set last, once the table is whole */
+__u32 pdt_brackets_live; /* user space sets it once the brackets' link is final */
 #else
 extern struct pdt_hook_ip pdt_hook_ips[PDT_HOOK_IPS];
 extern __u32 pdt_nhook_ips;
 extern __u64 pdt_counters[PDT_TC_MAX];
 extern struct pdt_sb_slot pdt_slots[PDT_SB_SLOTS];
 extern __u32 pdt_nslots;
+extern __u32 pdt_brackets_live;
 #endif
 
 /* How many of the table's entries (pdtrace.h) user space has written: 0, then all. */

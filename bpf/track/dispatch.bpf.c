@@ -141,6 +141,13 @@ int pdt_bracket(struct pt_regs *ctx)
 		}
 		return 0;
 	}
+	/*
+	 * Until user space has the link it keeps (tracker.c attaches it again when the
+	 * kernel gave it function graph index 0), a call is skipped whole: 1 at entry
+	 * runs no return, so no bracket opens on a link that then goes away.
+	 */
+	if (!*(volatile __u32 *)&pdt_brackets_live)
+		return 1;
 	switch (hook) {
 	case PDT_HK_REMOVAL:
 	case PDT_HK_REMOVAL_ARG2: /* one place: the verifier checks it once */

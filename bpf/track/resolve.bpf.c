@@ -27,3 +27,20 @@ int pdt_resolve(void *ctx)
 	}
 	return 0;
 }
+
+/*
+ * The index of fprobe's fgraph_ops (the kernel's fprobe_graph_ops, at address
+ * pdt_fgraph_ops_addr) in the function graph tracer's fgraph_array, -1 where unknown:
+ * read after the brackets' session is attached (tracker.c, avoid_graph_index0()).
+ */
+__u64 pdt_fgraph_ops_addr SEC(".data.resolve");
+int pdt_fgraph_idx SEC(".data.resolve") = -1; /* out */
+
+SEC("syscall")
+int pdt_graph_index(void *ctx)
+{
+	struct fgraph_ops *g = (void *)pdt_fgraph_ops_addr;
+
+	pdt_fgraph_idx = g && bpf_core_field_exists(g->idx) ? BPF_CORE_READ(g, idx) : -1;
+	return 0;
+}
