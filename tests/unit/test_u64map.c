@@ -178,6 +178,100 @@ static void test_counts_churn_leave_nothing(void **state)
 	u64map_free(&m);
 }
 
+/* The inverse of an odd constant modulo 2^64 (Newton's iteration). */
+static uint64_t inverse(uint64_t a)
+{
+	uint64_t x = a; /* right to 3 bits */
+	int i;
+
+	for (i = 0; i < 5; i++)
+		x *= 2 - a * x;
+	return x;
+}
+
+/* The inverse of x ^= x >> s. */
+static uint64_t unshift(uint64_t x, unsigned int s)
+{
+	uint64_t r = x;
+	unsigned int i;
+
+	for (i = s; i < 64; i += s)
+		r = x ^ (r >> s);
+	return r;
+}
+
+/* The hash the map had (splitmix64's finalizer, unkeyed), and its inverse. */
+static uint64_t old_hash(uint64_t k)
+{
+	k ^= k >> 30;
+	k *= 0xbf58476d1ce4e5b9ULL;
+	k ^= k >> 27;
+	k *= 0x94d049bb133111ebULL;
+	k ^= k >> 31;
+	return k;
+}
+
+static uint64_t old_unhash(uint64_t h)
+{
+	h = unshift(h, 31);
+	h *= inverse(0x94d049bb133111ebULL);
+	h = unshift(h, 27);
+	h *= inverse(0xbf58476d1ce4e5b9ULL);
+	return unshift(h, 30);
+}
+
+#define NCOLLIDE 20000
+
+/*
+ * Keys a recording could hold to attack the old hash: their hashes share the low 24 bits,
+ * so in any table of up to 16 Mi slots they all start at one slot, and each put, get or
+ * del walked a chain as long as the table (NCOLLIDE^2 / 2 probes to fill it, 2 * 10^8).
+ * Under the keyed hash their chains are as short as anyone's.
+ */
+static void test_chosen_collisions_stay_short(void **state)
+{
+	static uint64_t keys[NCOLLIDE];
+	size_t probes = 0, longest = 0, p;
+	struct u64map m;
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < NCOLLIDE; i++) {
+		keys[i] = old_unhash((uint64_t)(i + 1) << 24 | 0x5a5a5a);
+		assert_int_equal(old_hash(keys[i]), (uint64_t)(i + 1) << 24 | 0x5a5a5a);
+		assert_int_equal(old_hash(keys[i]) & 0xffffff, old_hash(keys[0]) & 0xffffff);
+	}
+	u64map_init(&m);
+	for (i = 0; i < NCOLLIDE; i++)
+		assert_int_equal(u64map_put(&m, keys[i], (void *)(uintptr_t)(i + 1)), 0);
+	assert_int_equal(m.live, NCOLLIDE);
+	for (i = 0; i < NCOLLIDE; i++) {
+		p = u64map_probes(&m, keys[i]);
+		probes += p;
+		longest = p > longest ? p : longest;
+		assert_ptr_equal(u64map_get(&m, keys[i]), (void *)(uintptr_t)(i + 1));
+	}
+	/* Linear probing at a load under 1/2 averages about 1.5 probes; 4 is generous. */
+	assert_true(probes < 4 * NCOLLIDE);
+	assert_true(longest < 100);
+	/* Iteration is in insertion order, whatever the key. */
+	{
+		size_t pos = 0;
+		uint64_t key;
+		void *v;
+
+		for (i = 0; (v = u64map_next(&m, &pos, &key)); i++) {
+			assert_int_equal(key, keys[i]);
+			assert_ptr_equal(v, (void *)(uintptr_t)(i + 1));
+		}
+		assert_int_equal(i, NCOLLIDE);
+	}
+	for (i = 0; i < NCOLLIDE; i++)
+		assert_ptr_equal(u64map_del(&m, keys[i]), (void *)(uintptr_t)(i + 1));
+	assert_int_equal(m.live, 0);
+	u64map_free(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -187,6 +281,7 @@ int main(void)
 		cmocka_unit_test(test_emptied_table),
 		cmocka_unit_test(test_counts_match_reference),
 		cmocka_unit_test(test_counts_churn_leave_nothing),
+		cmocka_unit_test(test_chosen_collisions_stay_short),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
