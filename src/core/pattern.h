@@ -12,8 +12,13 @@
 
 /* NULL if pat is well formed, else what is wrong with it. */
 const char *pdt_pattern_check(const char *pat);
-/* Does the well-formed pattern pat match all of s? */
+/*
+ * Does the well-formed pattern pat match all of s? Linear in s for a pattern of up to
+ * 63 tokens, and never more than len(s) * ceil((tokens + 1) / 64) word steps.
+ */
 bool pdt_pattern_match(const char *pat, const char *s);
+/* The word steps pdt_pattern_match() has taken, for tests of its cost. */
+extern unsigned long long pdt_pattern_steps;
 /*
  * s as a pattern that matches it: escaped as text reports escape names (text.h), the
  * wildcard characters quoted; with digits_wild, each run of digits as '#'.

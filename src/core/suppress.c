@@ -14,14 +14,20 @@ struct entry {
 	char *name, *file;
 	unsigned int line;	       /* of its '{' */
 	char *kind, *rule, *fs, *path; /* patterns; fs and path NULL: any */
-	char *frames[NSTACKS][PDT_SUPP_MAX_FRAMES];
-	unsigned int nframes[NSTACKS];
+	char **frames[NSTACKS];	       /* each at its length, the table as long as it needs */
+	unsigned int nframes[NSTACKS], frames_cap[NSTACKS];
 	unsigned long long matched;
+};
+
+/* The entries whose kind and rule patterns match one rule's, in file order. */
+struct rule_index {
+	size_t *v, n, cap;
 };
 
 struct pdt_supp {
 	struct entry *v;
 	size_t n, cap;
+	struct rule_index by_rule[PDT_R_MAX]; /* a finding tries only its rule's entries */
 };
 
 /* Where the parser is in an entry. */
@@ -53,9 +59,11 @@ static void entry_free(struct entry *e)
 	free(e->rule);
 	free(e->fs);
 	free(e->path);
-	for (l = 0; l < NSTACKS; l++)
+	for (l = 0; l < NSTACKS; l++) {
 		for (i = 0; i < e->nframes[l]; i++)
 			free(e->frames[l][i]);
+		free(e->frames[l]);
+	}
 }
 
 void pdt_supp_free(struct pdt_supp *s)
@@ -66,6 +74,8 @@ void pdt_supp_free(struct pdt_supp *s)
 		return;
 	for (i = 0; i < s->n; i++)
 		entry_free(&s->v[i]);
+	for (i = 0; i < PDT_R_MAX; i++)
+		free(s->by_rule[i].v);
 	free(s->v);
 	free(s);
 }
@@ -154,10 +164,51 @@ static int add_frame(struct parser *p, int stack, const char *pat)
 		return 0;
 	if (pdt_pattern_check(pat))
 		return fail(p, "bad frame pattern: %s", pdt_pattern_check(pat));
+	if (e->nframes[stack] == e->frames_cap[stack]) {
+		unsigned int ncap = e->frames_cap[stack] ? 2 * e->frames_cap[stack] : 4;
+		char **v = realloc(e->frames[stack], ncap * sizeof(*v));
+
+		if (!v)
+			return fail(p, "out of memory");
+		e->frames[stack] = v;
+		e->frames_cap[stack] = ncap;
+	}
 	if (!(e->frames[stack][e->nframes[stack]] = strdup(pat)))
 		return fail(p, "out of memory");
 	e->nframes[stack]++;
 	p->last_stack = stack;
+	return 0;
+}
+
+/* The closed entry p->e, indexed under each rule its kind and rule patterns match. */
+static int index_entry(struct parser *p)
+{
+	struct pdt_supp *s = p->s;
+	int r;
+
+	for (r = 0; r < PDT_R_MAX; r++) {
+		const struct pdt_rule_info *ri = &pdt_rule_table[r];
+		struct rule_index *ix = &s->by_rule[r];
+
+		if (!pdt_pattern_match(p->e->kind, pdt_kind_name(ri->kind)) ||
+		    !pdt_pattern_match(p->e->rule, ri->name))
+			continue;
+		if (ix->n == ix->cap) {
+			size_t ncap = ix->cap ? 2 * ix->cap : 8,
+			       *v = realloc(ix->v, ncap * sizeof(*v));
+
+			if (!v) {
+				while (r--) /* the entry is not added: out of every index */
+					if (s->by_rule[r].n &&
+					    s->by_rule[r].v[s->by_rule[r].n - 1] == s->n)
+						s->by_rule[r].n--;
+				return fail(p, "out of memory");
+			}
+			ix->v = v;
+			ix->cap = ncap;
+		}
+		ix->v[ix->n++] = s->n;
+	}
 	return 0;
 }
 
@@ -166,6 +217,8 @@ static int parse_body(struct parser *p, const char *line)
 	char q[64];
 
 	if (!strcmp(line, "}")) {
+		if (index_entry(p))
+			return -1;
 		p->s->n++;
 		p->state = OUTSIDE;
 		return 0;
@@ -243,30 +296,49 @@ static char *trim(char *s, size_t len)
 	return s;
 }
 
-/* One line read: 0, 1 at the end of the file, -1 on an error. */
-static int next_line(struct parser *p, FILE *fp, char **buf, size_t *cap, char **line)
+/*
+ * One line read into buf (PDT_SUPP_MAX_LINE + 1 bytes): 0, 1 at the end of the file,
+ * -1 on an error. A line is never buffered past the limit, and a read error (an
+ * unreadable file, a directory) is one, never the end of the file.
+ */
+static int next_line(struct parser *p, FILE *fp, char *buf, char **line)
 {
-	ssize_t len = getline(buf, cap, fp);
+	size_t len = 0;
+	bool nul = false;
+	int c;
 
-	if (len < 0)
-		return ferror(fp) ? fail(p, "read error: %s", strerror(errno)) : 1;
+	errno = 0;
+	while ((c = getc(fp)) != EOF && c != '\n') {
+		if (len == PDT_SUPP_MAX_LINE) {
+			p->line++;
+			return fail(p, "a line longer than %d bytes", PDT_SUPP_MAX_LINE);
+		}
+		nul |= !c;
+		buf[len++] = (char)c;
+	}
+	if (c == EOF && !len && !ferror(fp))
+		return 1;
 	p->line++;
-	if (len > PDT_SUPP_MAX_LINE)
-		return fail(p, "a line longer than %d bytes", PDT_SUPP_MAX_LINE);
-	if (strlen(*buf) != (size_t)len)
+	if (c == EOF && ferror(fp))
+		return fail(p, "read error: %s", strerror(errno ? errno : EIO));
+	if (nul)
 		return fail(p, "a NUL byte (not a text file?)");
-	*line = trim(*buf, (size_t)len);
+	buf[len] = '\0';
+	*line = trim(buf, len);
 	return 0;
 }
 
 int pdt_supp_parse(struct pdt_supp *s, const char *name, FILE *fp, char *err, size_t n)
 {
 	struct parser p = { .s = s, .file = name, .err = err, .errlen = n };
-	char *buf = NULL, *line = NULL;
-	size_t cap = 0;
+	char *buf = malloc(PDT_SUPP_MAX_LINE + 1), *line = NULL;
 	int rc;
 
-	while (!(rc = next_line(&p, fp, &buf, &cap, &line))) {
+	if (!buf) {
+		snprintf(err, n, "%s: out of memory", name);
+		return -1;
+	}
+	while (!(rc = next_line(&p, fp, buf, &line))) {
 		if (!line[0] || line[0] == '#')
 			continue;
 		if (parse_line(&p, line)) {
@@ -375,9 +447,22 @@ static bool entry_matches(const struct entry *e, const struct pdt_finding *f, co
 
 long pdt_supp_find(const struct pdt_supp *s, const struct pdt_finding *f, const struct ksyms *k)
 {
+	const struct rule_index *ix;
 	size_t i;
 
-	for (i = 0; s && i < s->n; i++)
+	if (!s)
+		return -1;
+	/* A finding of a rule of the table tries the entries indexed under it, in order. */
+	if ((unsigned int)f->rule_id < PDT_R_MAX && f->rule &&
+	    !strcmp(f->rule, pdt_rule_table[f->rule_id].name) &&
+	    f->kind == pdt_rule_table[f->rule_id].kind) {
+		ix = &s->by_rule[f->rule_id];
+		for (i = 0; i < ix->n; i++)
+			if (entry_matches(&s->v[ix->v[i]], f, k))
+				return (long)ix->v[i];
+		return -1;
+	}
+	for (i = 0; i < s->n; i++)
 		if (entry_matches(&s->v[i], f, k))
 			return (long)i;
 	return -1;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Unit tests of suppression files: the patterns, the parser, the matcher, the generator. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -85,6 +86,91 @@ static void test_patterns(void **state)
 	assert_non_null(pdt_pattern_check("a\\"));
 	assert_non_null(pdt_pattern_check("\\xg1"));
 	assert_non_null(pdt_pattern_check("\\x00"));
+}
+
+/* The patterns' meaning, by backtracking (exponential, for short inputs only). */
+static bool ref_match(const char *p, const char *s)
+{
+	size_t n = 0;
+
+	switch (*p) {
+	case '\0':
+		return !*s;
+	case '*':
+		return ref_match(p + 1, s) || (*s && ref_match(p, s + 1));
+	case '?':
+		return *s && ref_match(p + 1, s + 1);
+	case '#':
+		while (s[n] >= '0' && s[n] <= '9')
+			n++;
+		return n && ref_match(p + 1, s + n); /* the whole run: one number */
+	case '\\':
+		return *s == p[1] && ref_match(p + 2, s + 1);
+	}
+	return *s == *p && ref_match(p + 1, s + 1);
+}
+
+/* Random patterns and names of a small alphabet: the matcher agrees with ref_match(). */
+static void test_pattern_matches_reference(void **state)
+{
+	static const char pat_abc[] = "ab1*?#\\", name_abc[] = "ab12";
+	char pat[12], name[12];
+	unsigned int i, j, n;
+
+	(void)state;
+	srand(49);
+	for (i = 0; i < 200000; i++) {
+		n = (unsigned int)rand() % 10;
+		for (j = 0; j < n; j++) {
+			pat[j] = pat_abc[rand() % 7];
+			if (pat[j] == '\\') /* a quoted byte, never a \x escape */
+				pat[++j] = name_abc[rand() % 3];
+		}
+		pat[j < sizeof(pat) ? j : sizeof(pat) - 1] = '\0';
+		if (pdt_pattern_check(pat))
+			continue;
+		n = (unsigned int)rand() % 10;
+		for (j = 0; j < n; j++)
+			name[j] = name_abc[rand() % 4];
+		name[n] = '\0';
+		if (pdt_pattern_match(pat, name) != ref_match(pat, name))
+			fail_msg("pattern '%s', name '%s': %d", pat, name,
+				 pdt_pattern_match(pat, name));
+	}
+}
+
+/*
+ * "*aaa...ab" against a 4 KB path of 'a's: the backtracking walk retried the pattern from
+ * every byte (len(path) * len(pattern) steps, 17 million here: 37 ms). The NFA takes one
+ * pass of (tokens + 1) / 64 words per byte.
+ */
+static void test_pattern_no_blowup(void **state)
+{
+	enum { PATH = 4096, PAT = 4000 };
+	char *path = malloc(PATH + 1), *pat = malloc(PAT + 1);
+	unsigned long long before;
+
+	(void)state;
+	assert_non_null(path);
+	assert_non_null(pat);
+	memset(path, 'a', PATH);
+	path[PATH] = '\0';
+	pat[0] = '*';
+	memset(pat + 1, 'a', PAT - 2);
+	pat[PAT - 1] = 'b';
+	pat[PAT] = '\0';
+	before = pdt_pattern_steps;
+	assert_false(pdt_pattern_match(pat, path));
+	assert_true(pdt_pattern_steps - before <= (unsigned long long)PATH * ((PAT + 64) / 64));
+	/* A short pattern is one word: linear in the name. */
+	before = pdt_pattern_steps;
+	assert_false(pdt_pattern_match("*aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab", path));
+	assert_true(pdt_pattern_steps - before <= PATH);
+	path[PATH - 1] = 'b';
+	assert_true(pdt_pattern_match(pat, path));
+	assert_true(pdt_pattern_match("*a#*ab", "xa12yab"));
+	free(path);
+	free(pat);
 }
 
 /* Whatever a name holds, its quoted form matches it, and only it (or its digit variants). */
@@ -301,6 +387,127 @@ static void test_generated_entry(void **state)
 	ksyms_free(k2);
 }
 
+/* A stream of one endless line ('a' up to a cap, then the end), counting what it gave. */
+struct endless {
+	size_t served, cap;
+};
+
+static ssize_t endless_read(void *cookie, char *buf, size_t n)
+{
+	struct endless *e = cookie;
+
+	if (n > e->cap - e->served)
+		n = e->cap - e->served;
+	memset(buf, 'a', n);
+	e->served += n;
+	return (ssize_t)n;
+}
+
+/*
+ * The line limit holds before the line is buffered: a file of one 64 MiB line is read
+ * no further than the limit (and a stdio buffer). getline() buffered it whole (and one
+ * larger than memory failed with ENOMEM, taken for the end of the file: the file was
+ * accepted cut short, without a word).
+ */
+static void test_line_limit_before_buffering(void **state)
+{
+	struct endless e = { 0, 64 << 20 };
+	cookie_io_functions_t io = { .read = endless_read };
+	struct pdt_supp *s = pdt_supp_new();
+	FILE *fp = fopencookie(&e, "r", io);
+	char err[256];
+
+	(void)state;
+	assert_non_null(fp);
+	assert_int_equal(pdt_supp_parse(s, "t.supp", fp, err, sizeof(err)), -1);
+	assert_string_equal(err, "t.supp:1: a line longer than 8192 bytes");
+	assert_true(e.served <= PDT_SUPP_MAX_LINE + 2 * BUFSIZ);
+	fclose(fp);
+	pdt_supp_free(s);
+	/* A line of 8192 bytes is one. */
+	{
+		char *text = malloc(PDT_SUPP_MAX_LINE + 8);
+
+		assert_non_null(text);
+		memset(text, '#', PDT_SUPP_MAX_LINE);
+		strcpy(text + PDT_SUPP_MAX_LINE, "\n");
+		s = parse(text, 0, err, sizeof(err));
+		pdt_supp_free(s);
+		free(text);
+	}
+}
+
+static ssize_t failing_read(void *cookie, char *buf, size_t n)
+{
+	int *calls = cookie;
+
+	if ((*calls)++)
+		return errno = EIO, -1;
+	n = n < 2 ? n : 2;
+	memcpy(buf, "{\n", n);
+	return (ssize_t)n;
+}
+
+/* A read error is an error, with its cause: never the end of the file. */
+static void test_read_error(void **state)
+{
+	cookie_io_functions_t io = { .read = failing_read };
+	struct pdt_supp *s = pdt_supp_new();
+	char err[256];
+	int calls = 0;
+	FILE *fp = fopencookie(&calls, "r", io);
+
+	(void)state;
+	assert_int_equal(pdt_supp_parse(s, "t.supp", fp, err, sizeof(err)), -1);
+	assert_string_equal(err, "t.supp:2: read error: Input/output error");
+	fclose(fp);
+	assert_int_equal(pdt_supp_load(s, ".", err, sizeof(err)), -1);
+	assert_string_equal(err, ".:1: read error: Is a directory");
+	pdt_supp_free(s);
+}
+
+/*
+ * Entries are indexed by the rules their kind:rule can match: a finding tries only
+ * those (no pattern matched at all for a rule no entry names), and still gets the first
+ * one in the file that matches.
+ */
+static void test_index_by_rule(void **state)
+{
+	struct ksyms *k = syms_at(BASE, MOD);
+	struct pdt_finding f;
+	char err[256], *buf;
+	size_t len, i;
+	unsigned long long before;
+	struct pdt_supp *s;
+	FILE *fp = open_memstream(&buf, &len);
+
+	(void)state;
+	for (i = 0; i < 1000; i++)
+		fprintf(fp, "{\n e%zu\n leak:orphaned\n path:/x%zu\n}\n", i, i);
+	fputs("{\n any\n *:*\n path:/inst#/child\n}\n{\n late\n leak:orphaned\n}\n", fp);
+	fclose(fp);
+	s = parse(buf, 0, err, sizeof(err));
+	free(buf);
+	orphan(&f, BASE, MOD, 3);
+	f.rule_id = PDT_R_PINNED_AFTER_UMOUNT;
+	f.rule = pdt_rule_table[f.rule_id].name;
+	before = pdt_pattern_steps;
+	assert_int_equal(pdt_supp_match(s, &f, k), 1000); /* "any", the only one indexed */
+	assert_true(pdt_pattern_steps - before < 200);
+	strcpy(f.path, "/other");
+	before = pdt_pattern_steps;
+	assert_int_equal(pdt_supp_match(s, &f, k), -1);
+	assert_true(pdt_pattern_steps - before < 200);
+	orphan(&f, BASE, MOD, 3); /* orphaned: every entry in order, the first that matches */
+	assert_int_equal(pdt_supp_match(s, &f, k), 1000);
+	strcpy(f.path, "/x7");
+	assert_int_equal(pdt_supp_match(s, &f, k), 7);
+	strcpy(f.path, "/y");
+	assert_int_equal(pdt_supp_match(s, &f, k), 1001);
+	pdt_supp_free(s);
+	ksyms_free(k);
+}
+
 /* A finding an entry suppresses does not fail the gate; another one still does. */
 static void test_gate(void **state)
 {
@@ -345,9 +552,17 @@ static void test_gate(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_patterns), cmocka_unit_test(test_quote_matches_the_name),
-		cmocka_unit_test(test_parse),	 cmocka_unit_test(test_parse_errors),
-		cmocka_unit_test(test_match),	 cmocka_unit_test(test_generated_entry),
+		cmocka_unit_test(test_patterns),
+		cmocka_unit_test(test_pattern_matches_reference),
+		cmocka_unit_test(test_pattern_no_blowup),
+		cmocka_unit_test(test_line_limit_before_buffering),
+		cmocka_unit_test(test_read_error),
+		cmocka_unit_test(test_index_by_rule),
+		cmocka_unit_test(test_quote_matches_the_name),
+		cmocka_unit_test(test_parse),
+		cmocka_unit_test(test_parse_errors),
+		cmocka_unit_test(test_match),
+		cmocka_unit_test(test_generated_entry),
 		cmocka_unit_test(test_gate),
 	};
 
