@@ -270,7 +270,7 @@ int cmd_record(int argc, char **argv)
 	int status;
 
 	pdt_parse_args(&record_argp, record_name, argc, argv, &args);
-	rec.w.fd = pdt_create_file(record_name, args.output, 0600);
+	rec.w.fd = pdt_create_private(record_name, args.output);
 	rec.path = args.output;
 	rec.command = args.command;
 	session_opts(&so, &args, &rec);

@@ -6,10 +6,13 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 #include "cli.h"
 #include "commands.h"
@@ -119,13 +122,62 @@ static FILE *open_recording(const char *path, uint64_t *size)
 	return fp;
 }
 
-/* Replay one recording into rp: a damaged or unreadable file is one line, exit 2. */
-static void replay_file(struct pdt_replay *rp, const char *file)
+static const char *file_type(mode_t mode)
+{
+	return S_ISFIFO(mode)	? "a FIFO"
+	       : S_ISSOCK(mode) ? "a socket"
+	       : S_ISCHR(mode)	? "a character device"
+	       : S_ISBLK(mode)	? "a block device"
+	       : S_ISDIR(mode)	? "a directory"
+				: "not a regular file";
+}
+
+/*
+ * A *.pdtrec a directory holds, opened only if it is a regular file: NULL for anything
+ * else (what it is in *skip), which the caller skips with a warning. A FIFO there (no
+ * writer) blocked open() and the report for ever: it is opened without blocking, and
+ * looked at before anything is read.
+ */
+static FILE *open_dir_recording(const char *path, uint64_t *size, const char **skip)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), flags;
+	struct stat st;
+	FILE *fp;
+
+	if (fd < 0)
+		pdt_die(PDT_EXIT_ERROR, "%s: cannot read '%s': %s", report_name, path,
+			strerror(errno));
+	if (fstat(fd, &st))
+		pdt_die(PDT_EXIT_ERROR, "%s: cannot read '%s': %s", report_name, path,
+			strerror(errno));
+	if (!S_ISREG(st.st_mode)) {
+		*skip = file_type(st.st_mode);
+		close(fd);
+		return NULL;
+	}
+	flags = fcntl(fd, F_GETFL);
+	if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) || !(fp = fdopen(fd, "rb")))
+		pdt_die(PDT_EXIT_ERROR, "%s: cannot read '%s': %s", report_name, path,
+			strerror(errno));
+	*size = (uint64_t)st.st_size;
+	return fp;
+}
+
+/*
+ * Replay one recording into rp: a damaged or unreadable file is one line, exit 2. One
+ * found in a directory (skip not NULL) that is not a regular file is not read: false,
+ * what it is in *skip.
+ */
+static bool replay_file(struct pdt_replay *rp, const char *file, const char **skip)
 {
 	char err[300];
 	uint64_t size;
-	FILE *in = open_recording(file, &size);
-	int rc = pdt_replay_read(rp, in, size, err, sizeof(err));
+	FILE *in = skip ? open_dir_recording(file, &size, skip) : open_recording(file, &size);
+	int rc;
+
+	if (!in)
+		return false;
+	rc = pdt_replay_read(rp, in, size, err, sizeof(err));
 
 	if (ferror(in))
 		pdt_die(PDT_EXIT_ERROR, "%s: error reading '%s' at byte %llu: %s", report_name,
@@ -134,21 +186,27 @@ static void replay_file(struct pdt_replay *rp, const char *file)
 		pdt_die(PDT_EXIT_ERROR, "%s: %s: %s", report_name, file, err);
 	if (in != stdin)
 		fclose(in);
+	return true;
 }
 
-/* One recording into the merge, its replay freed at once: memory follows the distinct. */
-static void merge_file(struct pdt_merge *m, const char *file, bool addrs)
+/*
+ * One recording into the merge, its replay freed at once: memory follows the distinct.
+ * false: one in a directory that is not a regular file, skipped.
+ */
+static bool merge_file(struct pdt_merge *m, const char *file, bool addrs, const char **skip)
 {
 	struct pdt_replay rp;
 	struct pdt_report rep;
 
-	replay_file(&rp, file);
+	if (!replay_file(&rp, file, skip))
+		return false;
 	pdt_replay_fill_report(&rp, &rep, file, addrs);
 	if (pdt_merge_add(m, file, &rep))
 		pdt_die(PDT_EXIT_ERROR, "%s: out of memory", report_name);
 	if (rp.rec.truncated)
 		pdt_err("%s: %s: %s: data incomplete", report_name, file, rp.rec.why_truncated);
 	pdt_replay_free(&rp);
+	return true;
 }
 
 static int is_recording(const struct dirent *e)
@@ -158,13 +216,19 @@ static int is_recording(const struct dirent *e)
 	return n > 7 && !strcmp(e->d_name + n - 7, ".pdtrec");
 }
 
-/* A directory's *.pdtrec files, in name order; anything else given is a file. */
+/*
+ * A directory's *.pdtrec files, in name order; anything else given is a file. One there
+ * that is not a regular file (a FIFO, a socket, a device) is skipped with a warning, as
+ * rsync and tar skip them: it is not a recording anyone finished, and a FIFO without a
+ * writer would block the report for ever. None left is the error of none at all.
+ */
 static void merge_arg(struct pdt_merge *m, const char *arg, bool addrs)
 {
 	struct dirent **names;
 	struct stat st;
-	char *path;
-	int i, n;
+	const char *skip;
+	char *path, **skipped;
+	int i, n, read = 0, nskipped = 0;
 
 	if (strcmp(arg, "-") && !stat(arg, &st) && S_ISDIR(st.st_mode)) {
 		n = scandir(arg, &names, is_recording, alphasort);
@@ -174,17 +238,34 @@ static void merge_arg(struct pdt_merge *m, const char *arg, bool addrs)
 		if (!n) /* a mistyped path in CI must not pass the gate */
 			pdt_die(PDT_EXIT_ERROR, "%s: no recording (*.pdtrec) in '%s'", report_name,
 				arg);
+		if (!(skipped = calloc((size_t)n, sizeof(*skipped))))
+			pdt_die(PDT_EXIT_ERROR, "%s: out of memory", report_name);
 		for (i = 0; i < n; i++) {
 			if (asprintf(&path, "%s/%s", arg, names[i]->d_name) < 0)
 				pdt_die(PDT_EXIT_ERROR, "%s: out of memory", report_name);
-			merge_file(m, path, addrs);
+			if (merge_file(m, path, addrs, &skip))
+				read++;
+			else if (asprintf(&skipped[nskipped++], "'%s': %s", path, skip) < 0)
+				pdt_die(PDT_EXIT_ERROR, "%s: out of memory", report_name);
 			free(path);
 			free(names[i]);
 		}
 		free(names);
+		if (!read) /* one line: the error, what was skipped in it */
+			pdt_die(PDT_EXIT_ERROR, "%s: no recording (*.pdtrec) in '%s'%s%s%s",
+				report_name, arg, nskipped ? " (skipped " : "",
+				nskipped ? skipped[0] : "",
+				nskipped > 1 ? ", ...)"
+				: nskipped   ? ")"
+					     : "");
+		for (i = 0; i < nskipped; i++) {
+			pdt_err("%s: skipping %s, not a recording", report_name, skipped[i]);
+			free(skipped[i]);
+		}
+		free(skipped);
 		return;
 	}
-	merge_file(m, arg, addrs);
+	merge_file(m, arg, addrs, NULL);
 }
 
 static int merged_report(struct report_args *a)
@@ -223,7 +304,7 @@ int cmd_report(int argc, char **argv)
 	if (args.nfiles > 1 ||
 	    (strcmp(args.file, "-") && !stat(args.file, &st) && S_ISDIR(st.st_mode)))
 		return merged_report(&args);
-	replay_file(&rp, args.file);
+	replay_file(&rp, args.file, NULL);
 
 	out = pdt_open_output(report_name, args.output);
 	pdt_replay_fill_report(&rp, &rep, args.file, args.show_addresses);

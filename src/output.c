@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include "cli.h"
 #include "exit_codes.h"
 #include "log.h"
@@ -13,6 +14,31 @@ int pdt_create_file(const char *cmd, const char *path, mode_t mode)
 	/* O_NOFOLLOW: a symlink planted in a shared directory must not redirect us. */
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, mode);
 
+	if (fd < 0)
+		pdt_die(PDT_EXIT_ERROR, "%s: cannot write '%s': %s", cmd, path, strerror(errno));
+	return fd;
+}
+
+int pdt_create_private(const char *cmd, const char *path)
+{
+	struct stat st;
+	int fd;
+
+	/*
+	 * A regular file there is replaced, not truncated: truncation kept its mode (0644:
+	 * kernel addresses for every user to read) and cut its other hard links short. A
+	 * symlink is refused as pdt_create_file() refuses it; a FIFO or a device (a pipe to
+	 * a compressor, /dev/null) is written as it is: it holds nothing to protect.
+	 */
+	if (!lstat(path, &st) && S_ISREG(st.st_mode) && unlink(path) && errno != ENOENT)
+		pdt_die(PDT_EXIT_ERROR, "%s: cannot write '%s': %s", cmd, path, strerror(errno));
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0 && errno == EEXIST && !lstat(path, &st) &&
+	    (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode)))
+		fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 && errno == EEXIST && !lstat(path, &st) &&
+	    (S_ISDIR(st.st_mode) || S_ISLNK(st.st_mode)))
+		errno = S_ISDIR(st.st_mode) ? EISDIR : ELOOP; /* as open() says without O_EXCL */
 	if (fd < 0)
 		pdt_die(PDT_EXIT_ERROR, "%s: cannot write '%s': %s", cmd, path, strerror(errno));
 	return fd;

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "baseline.h"
 
 struct sig {
@@ -331,15 +332,31 @@ struct pdt_baseline *pdt_baseline_parse(const char *file, const char *buf, size_
 	return b;
 }
 
-/* The whole file in memory: reports are small, and a parser over a buffer is simple. */
+/*
+ * The whole file in memory (reports are small, and a parser over a buffer is simple), at
+ * most PDT_BASELINE_MAX_BYTES: NULL with errno, EFBIG past the limit.
+ */
 static char *slurp(FILE *fp, size_t *len)
 {
 	size_t cap = 1 << 16, got;
 	char *buf = malloc(cap), *p;
+	struct stat st;
 
 	*len = 0;
+	errno = 0;
+	if (!fstat(fileno(fp), &st) && S_ISREG(st.st_mode) &&
+	    (uintmax_t)st.st_size > PDT_BASELINE_MAX_BYTES) {
+		free(buf);
+		errno = EFBIG;
+		return NULL;
+	}
 	while (buf && (got = fread(buf + *len, 1, cap - *len, fp)) > 0) {
 		*len += got;
+		if (*len > PDT_BASELINE_MAX_BYTES) { /* a pipe, or a file that grew */
+			free(buf);
+			errno = EFBIG;
+			return NULL;
+		}
 		if (*len == cap) {
 			p = realloc(buf, cap *= 2);
 			if (!p)
@@ -351,6 +368,8 @@ static char *slurp(FILE *fp, size_t *len)
 		free(buf);
 		return NULL;
 	}
+	if (!buf && !errno)
+		errno = ENOMEM;
 	return buf;
 }
 
@@ -366,8 +385,13 @@ struct pdt_baseline *pdt_baseline_load(const char *path, char *err, size_t n)
 		return NULL;
 	}
 	buf = slurp(fp, &len);
-	if (!buf)
-		snprintf(err, n, "%s: cannot read: %s", path, strerror(errno ? errno : ENOMEM));
+	if (!buf && errno == EFBIG)
+		snprintf(err, n,
+			 "%s: more than %u bytes: too large for a baseline (a pdtrace JSON "
+			 "report)",
+			 path, PDT_BASELINE_MAX_BYTES);
+	else if (!buf)
+		snprintf(err, n, "%s: cannot read: %s", path, strerror(errno ? errno : EIO));
 	fclose(fp);
 	if (!buf)
 		return NULL;

@@ -14,6 +14,11 @@
 
 /* Nesting a baseline may have, at most (pdtrace's reports have 4). */
 #define PDT_BASELINE_MAX_DEPTH 64
+/*
+ * Bytes a baseline may have, at most: 256 MiB. A JSON report of the most findings the
+ * rules keep (10000) is some 20 MiB; the file is read whole, so the limit holds first.
+ */
+#define PDT_BASELINE_MAX_BYTES (256u << 20)
 
 struct pdt_baseline;
 
@@ -23,7 +28,10 @@ struct pdt_baseline;
  */
 struct pdt_baseline *pdt_baseline_parse(const char *file, const char *buf, size_t len, char *err,
 					size_t n);
-/* pdt_baseline_parse() of the file at path; "PATH: cannot read: why". */
+/*
+ * pdt_baseline_parse() of the file at path; "PATH: cannot read: why", or "PATH: more than
+ * PDT_BASELINE_MAX_BYTES bytes ..." (checked before it is read, or, from a pipe, as it is).
+ */
 struct pdt_baseline *pdt_baseline_load(const char *path, char *err, size_t n);
 void pdt_baseline_free(struct pdt_baseline *b);
 

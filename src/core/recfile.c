@@ -14,6 +14,7 @@
 #include <zlib.h>
 #include "pdtrace.h"
 #include "recfile.h"
+#include "text.h"
 
 #define BATCH_FLUSH (64u << 10) /* an EVENTS block is written once this big */
 #define META_FIXED 24		/* start_ns, mono_ns, sizes, byte order, pad */
@@ -534,12 +535,10 @@ static int take64(struct cur *c, const char *field, uint64_t *v)
 	return 0;
 }
 
-/* Names from a file reach terminals: no control characters. */
+/* Names from a file reach terminals: no C0 or C1 controls, nothing that is not UTF-8. */
 static void sanitize(char *s)
 {
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			*s = '?';
+	pdt_text_sanitize(s);
 }
 
 /* A u32-length string of at most max bytes, copied and NUL-terminated (NULs cut it short). */
@@ -887,16 +886,25 @@ static bool all_zero(const unsigned char *p, size_t n)
 	return true;
 }
 
-/* After a zero block header: is the rest of the file zeros too (a crash's hole)? */
-static bool zero_tail(struct reader *r)
+/*
+ * After a zero block header: is the rest of the file zeros too (a crash's hole)? 1 yes,
+ * 0 no; -1 when a stream of unknown size (a pipe) goes on with zeros past the largest
+ * block: a hole is never that long, and `cat rec /dev/zero` never ends.
+ */
+static int zero_tail(struct reader *r)
 {
 	unsigned char buf[4096];
+	uint64_t zeros = 0;
 	size_t got;
 
-	while ((got = read_some(r, buf, sizeof(buf))) > 0)
+	while ((got = read_some(r, buf, sizeof(buf))) > 0) {
 		if (!all_zero(buf, got))
-			return false;
-	return true;
+			return 0;
+		zeros += got;
+		if (r->size == UINT64_MAX && zeros > PDT_REC_MAX_ZERO_TAIL)
+			return -1;
+	}
+	return 1;
 }
 
 static int check_file_header(struct reader *r)
@@ -979,10 +987,16 @@ static int next_block(struct reader *r)
 		return cut_short(r, at, "a block header cut short (%zu of %d bytes)", got,
 				 PDT_REC_BLOCK_HDR);
 	if (all_zero(h, sizeof(h))) {
-		if (zero_tail(r))
+		rc = zero_tail(r);
+		if (rc > 0)
 			return cut_short(r, at,
 					 "zeros from here on (the system stopped while "
 					 "writing?)");
+		if (rc < 0)
+			return fail_at(r->err, r->errlen, at,
+				       "a zeroed block header, then more than %u bytes of zeros "
+				       "(a block header of zeros is not a block)",
+				       PDT_REC_MAX_ZERO_TAIL);
 		return fail_at(r->err, r->errlen, at, "a zeroed block header");
 	}
 	if (get32(h + 4) != r->rec->nblocks)

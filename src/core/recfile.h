@@ -28,6 +28,8 @@
 #define PDT_REC_MAX_COVERAGE 64 /* coverage lines */
 #define PDT_REC_MAX_LINE 1024	/* one coverage line, one disabled rule name */
 #define PDT_REC_MAX_RULES_OFF 16
+/* Zeros after a zeroed block header in a stream of unknown size (a pipe), at most. */
+#define PDT_REC_MAX_ZERO_TAIL (64u << 20)
 
 /* Block types (u16). */
 enum pdt_rec_type {

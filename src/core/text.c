@@ -70,3 +70,18 @@ const char *pdt_text_esc(char *buf, size_t n, const char *s)
 	buf[o] = '\0';
 	return buf;
 }
+
+void pdt_text_sanitize(char *str)
+{
+	unsigned char *s = (unsigned char *)str;
+	size_t len;
+
+	while (*s) {
+		if (*s >= 0x20 && *s < 0x7f)
+			s++;
+		else if ((len = printable_utf8_len(s)))
+			s += len;
+		else
+			*s++ = '?';
+	}
+}

@@ -15,6 +15,14 @@
 const char *pdt_text_esc(char *buf, size_t n, const char *s);
 
 /*
+ * S made safe for a terminal in place, its length kept: a C0 or C1 control, DEL and a
+ * byte that is not part of valid UTF-8 become '?' (U+009B, CSI, as "??"); printable
+ * ASCII and the rest of valid UTF-8 stay. For names from files that text reports
+ * print as they are (the symbols and coverage lines of a recording).
+ */
+void pdt_text_sanitize(char *s);
+
+/*
  * Length of the valid UTF-8 character of 2 to 4 bytes at s, or 0 (ASCII, overlong
  * forms, surrogates, past U+10FFFF, a cut-short sequence).
  */

@@ -166,6 +166,24 @@ if ! grep -qw d_make_persistent /proc/kallsyms 2>/dev/null; then
 	one_line_error "record on a kernel without the API" "record: kernel .* lacks the persistent-dentry API"
 	[ ! -e "$tmp/r.pdtrec" ] && ok "record leaves no file when it cannot trace" || not_ok "record leaves no file when it cannot trace"
 fi
+# record -o over an existing file makes a new file (mode 0600: kernel addresses), never
+# truncates the old one: a hard link to it keeps its bytes and its mode 0644.
+printf 'precious\n' >"$tmp/keep"
+chmod 644 "$tmp/keep"
+ln "$tmp/keep" "$tmp/r.pdtrec"
+"$bin" record -o "$tmp/r.pdtrec" -- true >/dev/null 2>&1
+[ "$(cat "$tmp/keep")" = precious ] && [ "$(stat -c %a "$tmp/keep")" = 644 ] &&
+	ok "record -o over a file replaces it: its other link keeps its bytes and mode" ||
+	not_ok "record -o over a file replaces it: its other link keeps its bytes and mode" "$(stat -c '%a %s' "$tmp/keep")"
+if [ -e "$tmp/r.pdtrec" ] && ! cmp -s "$tmp/keep" "$tmp/r.pdtrec"; then # it could trace here
+	[ "$(stat -c %a "$tmp/r.pdtrec")" = 600 ] && ok "record -o makes its file 0600" ||
+		not_ok "record -o makes its file 0600" "$(stat -c %a "$tmp/r.pdtrec")"
+fi
+rm -f "$tmp/keep" "$tmp/r.pdtrec"
+ln -s "$tmp/keep" "$tmp/r.pdtrec"
+run "record -o through a symlink" 2 record -o "$tmp/r.pdtrec" -- true
+one_line_error "record -o through a symlink" "record: cannot write '$tmp/r.pdtrec': Too many levels of symbolic links"
+rm -f "$tmp/r.pdtrec"
 run "report without file" 2 report
 one_line_error "report without file" "report: no recording given"
 run "report missing file" 2 report "$tmp/nope.pdtrec"
@@ -189,6 +207,39 @@ cp "$corpus/rec-tmpfs-clean.pdtrec" "$tmp/bad.pdtrec"
 printf '\377' | dd of="$tmp/bad.pdtrec" bs=1 seek=5000 conv=notrunc 2>/dev/null
 run "report of a damaged file" 2 report "$tmp/bad.pdtrec"
 one_line_error "report of a damaged file" "report: $tmp/bad.pdtrec: byte [0-9]*: block [0-9]* ([A-Z_]*, [0-9]* bytes): CRC mismatch"
+# A recording's first blocks, then endless zeros, from a pipe: an error, not a wait for
+# the end of /dev/zero (timeout's 124 is the old hang).
+meta_len=$(od -An -tu4 -j24 -N4 "$corpus/rec-tmpfs-clean.pdtrec") # the file header, META
+head -c $((16 + 16 + meta_len)) "$corpus/rec-tmpfs-clean.pdtrec" >"$tmp/prefix"
+cat "$tmp/prefix" /dev/zero | timeout 60 "$bin" report - >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 2 ] && ok "report - of a recording then /dev/zero: exit 2" || not_ok "report - of a recording then /dev/zero: exit $rc, want 2" "$(cat "$tmp/err")"
+one_line_error "report - of a recording then /dev/zero" "report: -: byte [0-9]*: a zeroed block header, then more than 67108864 bytes of zeros"
+# A FIFO named *.pdtrec in a directory is skipped with a warning, never opened to block:
+# the other recordings are reported; with none left, the directory has no recording.
+mkdir "$tmp/fifodir"
+cp "$corpus/rec-tmpfs-clean.pdtrec" "$tmp/fifodir/a.pdtrec"
+mkfifo "$tmp/fifodir/b.pdtrec"
+timeout 60 "$bin" report "$tmp/fifodir" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 0 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
+	grep -qx "pdtrace: report: skipping '$tmp/fifodir/b.pdtrec': a FIFO, not a recording" "$tmp/err" &&
+	grep -q '^merged: 1 recordings, 0 findings' "$tmp/out" &&
+	ok "report DIR with a FIFO named *.pdtrec: skipped with one warning, the rest reported" ||
+	not_ok "report DIR with a FIFO named *.pdtrec: skipped with one warning, the rest reported" "exit $rc" "$(cat "$tmp/err")"
+rm "$tmp/fifodir/a.pdtrec"
+timeout 60 "$bin" report "$tmp/fifodir" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
+	grep -qx "pdtrace: report: no recording (\*.pdtrec) in '$tmp/fifodir' (skipped '$tmp/fifodir/b.pdtrec': a FIFO)" "$tmp/err" &&
+	ok "report DIR of only a FIFO: no recording, one line, exit 2" ||
+	not_ok "report DIR of only a FIFO: no recording, one line, exit 2" "exit $rc" "$(cat "$tmp/err")"
+# A --baseline that never ends (/dev/zero) is refused at the size limit, not read until
+# memory runs out.
+timeout 60 "$bin" report --baseline /dev/zero "$corpus/rec-tmpfs-clean.pdtrec" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 2 ] && ok "report --baseline /dev/zero: exit 2" || not_ok "report --baseline /dev/zero: exit $rc, want 2" "$(cat "$tmp/err")"
+one_line_error "report --baseline /dev/zero" "report: /dev/zero: more than 268435456 bytes: too large for a baseline"
 # The kernel's own KTAP parser (tools/testing/kunit of Debian's linux-source-7.2, cached).
 kunit=$("$top/tests/vm/fetch-kernel.sh" --kunit 2>"$tmp/kf") ||
 	not_ok "the kernel's KTAP parser (tests/vm/fetch-kernel.sh --kunit)" "$(cat "$tmp/kf")"
@@ -304,6 +355,15 @@ run "trace --suppressions with an unknown rule" 2 trace --suppressions "$tmp/bad
 one_line_error "trace --suppressions with an unknown rule" "trace: $tmp/bad.supp:4: unknown rule 'orphan'"
 run "report --suppressions of a missing file" 2 report --suppressions "$tmp/nope.supp" "$rm_rec"
 one_line_error "report --suppressions of a missing file" "report: $tmp/nope.supp: cannot read: No such file or directory"
+# One line of 200 MB under a 200 MB address-space limit: getline() failed with ENOMEM,
+# taken for the end of the file, and the empty file passed (exit 1, no word). The limit
+# of a line holds before it is read.
+(ulimit -v 200000 && exec "$bin" report --suppressions <(head -c 200000000 /dev/zero | tr '\0' a) "$rm_rec") >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 2 ] && ok "report --suppressions of one endless line: exit 2" || not_ok "report --suppressions of one endless line: exit $rc, want 2" "$(cat "$tmp/err")"
+one_line_error "report --suppressions of one endless line" "report: /dev/fd/[0-9]*:1: a line longer than 8192 bytes"
+run "report --suppressions of a directory" 2 report --suppressions "$tmp" "$rm_rec"
+one_line_error "report --suppressions of a directory" "report: $tmp:1: read error: Is a directory"
 run "report --suppressions without a value" 2 report "$rm_rec" --suppressions
 one_line_error "report --suppressions without a value" "report: option '--suppressions' needs a value FILE"
 # Baselines: an earlier -f json report; only findings whose signature is not in it fail.

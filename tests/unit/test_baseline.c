@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 #include "fixtures.h"
 #include "baseline.h"
@@ -143,12 +144,40 @@ static void test_errors(void **state)
 	assert_string_equal(err, "b.json: byte 15: more after the report's end");
 }
 
+/*
+ * A baseline past PDT_BASELINE_MAX_BYTES is one line, before it is read: a sparse file of
+ * 300 MiB (no disk) was read whole, then called not JSON. One at the limit is read.
+ */
+static void test_too_large(void **state)
+{
+	char path[] = "/tmp/pdt-baseline-XXXXXX", err[512], want[600];
+	int fd = mkstemp(path);
+	struct pdt_baseline *b;
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, (off_t)300 << 20), 0);
+	assert_null(pdt_baseline_load(path, err, sizeof(err)));
+	snprintf(want, sizeof(want),
+		 "%s: more than 268435456 bytes: too large for a baseline (a pdtrace JSON report)",
+		 path);
+	assert_string_equal(err, want);
+	assert_int_equal(ftruncate(fd, 0), 0);
+	assert_int_equal(write(fd, "{\"findings\":[]}", 15), 15);
+	b = pdt_baseline_load(path, err, sizeof(err)); /* read, and parsed */
+	assert_non_null(b);
+	pdt_baseline_free(b);
+	close(fd);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_known_new_gone),
 		cmocka_unit_test(test_clean_baseline),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_too_large),
 	};
 
 	return cmocka_run_group_tests_name("baseline", tests, NULL, NULL);

@@ -626,6 +626,110 @@ static void test_mountinfo_index(void **state)
 	mountinfo_index_free(&ix);
 }
 
+/* A pipe: a recording's first bytes, then zeros up to a cap (what it served, counted). */
+struct zero_pipe {
+	const struct mem *m;
+	size_t prefix, served, cap;
+};
+
+static ssize_t zero_pipe_read(void *cookie, char *buf, size_t n)
+{
+	struct zero_pipe *z = cookie;
+	size_t i;
+
+	if (n > z->cap - z->served)
+		n = z->cap - z->served;
+	for (i = 0; i < n; i++, z->served++)
+		buf[i] = z->served < z->prefix ? (char)z->m->p[z->served] : 0;
+	return (ssize_t)n;
+}
+
+/*
+ * `cat prefix /dev/zero | pdtrace report -`: the reader looked for the end of the zeros
+ * for ever. In a stream of unknown size, zeros past PDT_REC_MAX_ZERO_TAIL after a zeroed
+ * block header are an error, read no further (here the stream would give 1 GiB).
+ */
+static void test_endless_zeros_in_a_pipe(void **state)
+{
+	struct ksyms *k = syms(kallsyms);
+	struct mem m = sample(k, NULL);
+	struct zero_pipe z = { &m, block_at(&m, 6), 0, (size_t)1 << 30 };
+	cookie_io_functions_t io = { .read = zero_pipe_read };
+	const struct pdt_rec_sink sink = { NULL, NULL, NULL, NULL };
+	struct pdt_rec rec;
+	char err[256];
+	FILE *fp = fopencookie(&z, "r", io);
+
+	(void)state;
+	assert_non_null(fp);
+	assert_int_equal(pdt_rec_read(fp, UINT64_MAX, &rec, &sink, err, sizeof(err)), -1);
+	assert_offset_error(err, SIZE_MAX);
+	assert_non_null(strstr(err, "a block header of zeros is not a block"));
+	assert_true(z.served <= z.prefix + PDT_REC_MAX_ZERO_TAIL + 2 * 65536);
+	pdt_rec_free(&rec);
+	fclose(fp);
+	/* A short run of zeros at the end of a pipe is still a crash's tail, as in a file. */
+	z.served = 0;
+	z.cap = z.prefix + 4096;
+	fp = fopencookie(&z, "r", io);
+	assert_int_equal(pdt_rec_read(fp, UINT64_MAX, &rec, &sink, err, sizeof(err)), 0);
+	assert_true(rec.truncated);
+	assert_non_null(strstr(rec.why_truncated, "zeros from here on"));
+	pdt_rec_free(&rec);
+	fclose(fp);
+	free(m.p);
+	ksyms_free(k);
+}
+
+/*
+ * Symbol names and coverage lines reach terminals as they are: C0 and C1 controls (raw
+ * 0x80-0x9f, or U+0080-U+009F in UTF-8, such as CSI) come out as '?'.
+ */
+static void test_names_lose_controls(void **state)
+{
+	static const char *const cov[] = { "cov\xc2\x9b"
+					   "31m \x1b[2J \x9b"
+					   "1m \xc3\xa9" };
+	struct ksyms *k = syms("ffffffff81000100 t evil\x9b"
+			       "2J\n"
+			       "ffffffff81000200 T csi\xc2\x9b"
+			       "31m\n");
+	struct pdt_rec_end e = { .exit_status = -1 };
+	struct pdt_rec_meta meta_;
+	struct pdt_recw w;
+	struct pdt_rec rec;
+	struct log l = {};
+	struct mem m;
+	char err[256], buf[128];
+	int fd = memfd_create("rec", 0);
+
+	(void)state;
+	assert_true(fd >= 0);
+	meta(&meta_);
+	assert_int_equal(pdt_recw_open(&w, fd, &meta_), 0);
+	pdt_recw_set_ksyms(&w, k);
+	assert_int_equal(pdt_recw_strings(&w, PDT_REC_COVERAGE, cov, 1), 0);
+	assert_int_equal(pdt_recw_mounts(&w, "start\n", 6, false), 0);
+	assert_int_equal(pdt_recw_event(&w,
+					full(PDT_EV_PERSIST, D1, "/a", 0xffffffff81000110ULL,
+					     0xffffffff81000210ULL),
+					sizeof(ev)),
+			 0);
+	assert_int_equal(pdt_recw_close(&w, NULL, &e), 0);
+	pdt_recw_free(&w);
+	m = file_of(fd);
+	assert_int_equal(read_mem(&m, m.len, &rec, &l, err, sizeof(err)), 0);
+	assert_int_equal(rec.ncoverage, 1);
+	assert_string_equal(rec.coverage[0], "cov??31m ?[2J ?1m \xc3\xa9");
+	ksyms_format(rec.ksyms, 0xffffffff81000110ULL, 0, buf, sizeof(buf));
+	assert_string_equal(buf, "evil?2J+0x10");
+	ksyms_format(rec.ksyms, 0xffffffff81000210ULL, 0, buf, sizeof(buf));
+	assert_string_equal(buf, "csi??31m+0x10");
+	pdt_rec_free(&rec);
+	free(m.p);
+	ksyms_free(k);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -641,6 +745,8 @@ int main(void)
 		cmocka_unit_test(test_late_symbols),
 		cmocka_unit_test(test_size_at_open),
 		cmocka_unit_test(test_huge_mounts),
+		cmocka_unit_test(test_endless_zeros_in_a_pipe),
+		cmocka_unit_test(test_names_lose_controls),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -66,6 +66,37 @@ static void test_truncation(void **state)
 	assert_string_equal(pdt_text_esc(buf, 1, "abc"), "");
 }
 
+static const char *san(const char *s)
+{
+	static char buf[256];
+
+	snprintf(buf, sizeof(buf), "%s", s);
+	pdt_text_sanitize(buf);
+	return buf;
+}
+
+/*
+ * Names of a recording printed as they are (symbols, coverage lines): C0, DEL, C1
+ * (raw, or U+0080-U+009F in UTF-8) and bytes that are not UTF-8 become '?', in place.
+ */
+static void test_sanitize(void **state)
+{
+	(void)state;
+	assert_string_equal(san("vfs_write [ext4]"), "vfs_write [ext4]");
+	assert_string_equal(san("a\x1b[2Jb\x7f"), "a?[2Jb?");
+	assert_string_equal(san("csi\xc2\x9b"
+				"31m"),
+			    "csi??31m"); /* U+009B */
+	assert_string_equal(san("raw\x9b"
+				"31m\x85"),
+			    "raw?31m?"); /* 8-bit C1 */
+	assert_string_equal(san("\xc2\xa0nbsp \xc3\xa9t\xc3\xa9 \xe2\x82\xac"),
+			    "\xc2\xa0nbsp \xc3\xa9t\xc3\xa9 \xe2\x82\xac");
+	assert_string_equal(san("\xc4\x85"), "\xc4\x85"); /* a continuation byte 0x85: not C1 */
+	assert_string_equal(san("bad\xff\xc3"), "bad??");
+	assert_string_equal(san("\xed\xa0\x80"), "???"); /* a surrogate */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -73,6 +104,7 @@ int main(void)
 		cmocka_unit_test(test_printable_and_backslash),
 		cmocka_unit_test(test_utf8),
 		cmocka_unit_test(test_truncation),
+		cmocka_unit_test(test_sanitize),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
