@@ -43,6 +43,8 @@ done
 suite host/cli "$top/tests/host/cli.sh"
 suite host/man "$top/tests/host/man.sh"
 suite host/completion "$top/tests/host/completion.sh"
+# The kernel make kernel builds has every module the VM scenarios load (kconfig/).
+suite host/kconfig "$top/tests/host/kconfig.sh"
 suite host/bench-report "$top/tests/host/bench_report.sh"
 # The recording reader under libFuzzer: corpus as regression tests, then ~60 s of fuzzing.
 suite fuzz make -s -C "$top" fuzz-smoke
