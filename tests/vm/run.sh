@@ -21,6 +21,9 @@
 # "# console: tmux" puts the guest's console on a tmux pane, driven by NAME.host.
 # "# root: sid" shares the cached Debian sid userland (tests/bench/mkroot.sh, the bench's
 # root) read-only over 9p; the guest's init mounts it at /sid (see sid_root below).
+# A scenario during which the kernel logs a WARNING, BUG, Oops, panic ... fails
+# ("not ok N - vm/x # the kernel complained: LINE"), unless each such line matches the
+# extended regular expression of its header "# expect-kernel: ERE" (see report below).
 # A scenario that exits 77 is skipped ("ok N - vm/x # SKIP why", why from its last
 # "SKIP: why" line): it could not run in this guest, which is never a pass.
 set -euo pipefail
@@ -325,6 +328,10 @@ report() { # index names...
 	for s in "$@"; do
 		n=$((n + 1))
 		rc=$(awk -v s="$s" '$1 == "@@PDT" && $2 == "END" && $3 == s { print $4 }' "$res")
+		kern=$(unexpected_kernel_lines "$res" "$s")
+		if [ -n "$kern" ] && { [ "$rc" = 0 ] || [ "$rc" = 77 ]; }; then
+			rc=kernel
+		fi
 		if [ "$rc" = 0 ]; then
 			echo "ok $n - $tap/$s"
 			pass=$((pass + 1))
@@ -344,11 +351,25 @@ report() { # index names...
 			echo "not ok $n - $tap/$s # did not finish: guest hung, crashed or timed out (see $out/boot-$idx.console)"
 		elif [ "$rc" = 143 ]; then
 			echo "not ok $n - $tap/$s # timed out after $(header "$s" timeout)s in the guest"
+		elif [ "$rc" = kernel ]; then
+			echo "not ok $n - $tap/$s # the kernel complained: $(head -n1 <<<"$kern" | cut -c1-160)"
 		else
 			echo "not ok $n - $tap/$s # exit status $rc"
 		fi
 		scenario_output "$res" "$s"
 	done
+}
+
+# What the kernel logged during scenario NAME that its header does not expect: the guest's
+# init sends each WARNING, BUG, Oops, panic ... it logs during a scenario ("@@PDT
+# KERNEL NAME LINE"); any such line fails a scenario that passed (or skipped), unless it
+# matches the extended regular expression of the scenario's "# expect-kernel: ERE" (a
+# scenario that provokes the kernel on purpose, e.g. a pdtfaultfs fault with a WARN).
+unexpected_kernel_lines() { # results name
+	local want
+	want=$(header "$2" expect-kernel)
+	awk -v s="$2" '$1 == "@@PDT" && $2 == "KERNEL" && $3 == s { sub(/^@@PDT KERNEL [^ ]* /, ""); print }' "$1" |
+		if [ -n "$want" ]; then grep -Ev -- "$want" || true; else cat; fi
 }
 
 scenario_output() { # results name

@@ -9,6 +9,8 @@
 # kernel found for the names.
 # timeout: 300
 # kmods: pdt_faultfs
+# The kernel's WARN in d_make_discardable() at each discard-unpersisted fault (tests/vm/run.sh).
+# expect-kernel: WARNING: fs/dcache\.c:[0-9]+ at d_make_discardable\+
 . /lib.sh
 mkdir -p /mnt/bn /sys/kernel/tracing
 grep -q ' /sys/kernel/tracing ' /proc/mounts || mount -t tracefs tracefs /sys/kernel/tracing

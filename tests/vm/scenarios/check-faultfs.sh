@@ -3,6 +3,8 @@
 # kernel's log agrees. A clean run of the same filesystem gives none.
 # timeout: 240
 # kmods: pdt_faultfs
+# The kernel's WARN in d_make_discardable() at each discard-unpersisted fault (tests/vm/run.sh).
+# expect-kernel: WARNING: fs/dcache\.c:[0-9]+ at d_make_discardable\+
 . /lib.sh
 m=/mnt/fck
 faultfs_mount $m || finish

@@ -10,6 +10,8 @@
 # timeout: 1200
 # modules: nvmet nvme-loop null_blk target_core_mod target_core_file tcm_loop iscsi_target_mod overlay
 # kmods: pdt_faultfs
+# The kernel's WARN in d_make_discardable() at each discard-unpersisted fault (tests/vm/run.sh).
+# expect-kernel: WARNING: fs/dcache\.c:[0-9]+ at d_make_discardable\+
 . /lib.sh
 CLIENTS="stressng nvmetcli targetcli tracecmd bpftool overlay"
 for c in $CLIENTS; do

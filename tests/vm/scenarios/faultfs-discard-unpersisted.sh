@@ -3,6 +3,8 @@
 # counts one discard and no persist; nothing is left over: the fs works, unmounts clean.
 # timeout: 90
 # kmods: pdt_faultfs
+# The kernel's WARN in d_make_discardable() at each discard-unpersisted fault (tests/vm/run.sh).
+# expect-kernel: WARNING: fs/dcache\.c:[0-9]+ at d_make_discardable\+
 . /lib.sh
 m=/mnt/fdu
 faultfs_mount $m || finish

@@ -15,6 +15,8 @@
 # timeout: 150
 # boot: own
 # kmods: pdt_faultfs
+# The unlink's NULL dereference in ihold() and its oops (tests/vm/run.sh).
+# expect-kernel: BUG: kernel NULL pointer dereference|Oops:
 . /lib.sh
 
 echo 0 >/proc/sys/kernel/panic_on_oops # the guest boots with oops=panic

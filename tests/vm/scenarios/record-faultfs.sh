@@ -7,6 +7,8 @@
 # tests/fuzz/make-recordings.sh (gzip, base64).
 # timeout: 300
 # kmods: pdt_faultfs
+# The kernel's WARN in d_make_discardable() at each discard-unpersisted fault (tests/vm/run.sh).
+# expect-kernel: WARNING: fs/dcache\.c:[0-9]+ at d_make_discardable\+
 . /lib.sh
 m=/mnt/frf
 faultfs_mount $m || finish

@@ -6,6 +6,8 @@
 # a recording gives the report check gave, suppressions included; trace streams them.
 # timeout: 240
 # kmods: pdt_faultfs
+# The kernel's WARN in d_make_discardable() at each discard-unpersisted fault (tests/vm/run.sh).
+# expect-kernel: WARNING: fs/dcache\.c:[0-9]+ at d_make_discardable\+
 . /lib.sh
 a=/mnt/sga b=/mnt/sgb
 faultfs_mount $a && faultfs_mount $b || finish

@@ -6,6 +6,8 @@
 # timeout: 420
 # modules: nvmet
 # kmods: pdt_faultfs
+# The kernel's WARN in d_make_discardable() at each discard-unpersisted fault (tests/vm/run.sh).
+# expect-kernel: WARNING: fs/dcache\.c:[0-9]+ at d_make_discardable\+
 . /lib.sh
 N=${STRESS_N:-40}
 mkdir -p /mnt/s /mnt/m /sys/kernel/tracing /sys/kernel/config
