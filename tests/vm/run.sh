@@ -26,6 +26,10 @@
 # extended regular expression of its header "# expect-kernel: ERE" (see report below).
 # A scenario that exits 77 is skipped ("ok N - vm/x # SKIP why", why from its last
 # "SKIP: why" line): it could not run in this guest, which is never a pass.
+# On a kernel of your own (an image with --modules, or make kernel's from another source
+# tree than Debian's), a scenario that names a module the kernel lacks is skipped the same
+# way ("# SKIP no module M in this kernel"); Debian's packaged kernel and make kernel's from
+# Debian's source have every one (kconfig/modules.map), so there a missing one stops the run.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -98,11 +102,15 @@ kernel_of() {
 }
 
 pick_kernel() {
+	# Whether the kernel may lack a module a scenario names (then the scenario is skipped).
+	may_lack=1
 	if [ -n "$kernel" ] && [ -d "$kernel" ]; then
 		[ -f "$kernel/RELEASE" ] && [ -r "$kernel/bzImage" ] ||
 			die "'$kernel' is not a kernel built by make kernel (no bzImage, RELEASE)"
 		[ -z "$modules" ] || die "--modules goes with a kernel image, not with a make kernel directory"
 		modules=$kernel/modules/lib/modules/$(cat "$kernel/RELEASE")
+		# kbuild links the build tree to its source; build-kernel.sh marks Debian's.
+		[ ! -f "$kernel/obj/source/.pdtrace-unpacked" ] || may_lack=0
 		kernel=$kernel/bzImage
 	fi
 	if [ -n "$kernel" ]; then
@@ -115,6 +123,7 @@ pick_kernel() {
 	kernel=$kdir/vmlinuz
 	modules=$kdir/modules
 	kver=$(cat "$kdir/VERSION")
+	may_lack=0
 }
 
 # Header value of a scenario: field NAME of "# NAME: value".
@@ -173,6 +182,26 @@ add_modules() { # root names...
 			grep -q "^${m//-/_}.ko$" "$root/lib/modules/load-order" 2>/dev/null ||
 			die "module '$m' not found under $modules"
 	done
+}
+
+# Whether the kernel has neither as a module nor built in a module of the scenario's
+# "# modules:" ("b?" ones never count); lacked: the first such. modules.dep made once a run.
+modcheck_ver= lacked=
+missing_module() { # name
+	local m tmp=$out/modcheck
+	if [ -z "$modcheck_ver" ]; then
+		modcheck_ver=$(basename "$(readlink -f "$modules")")
+		[ ! -f "$modules/../VERSION" ] || modcheck_ver=$(cat "$modules/../VERSION")
+		rm -rf "$tmp"
+		mkdir -p "$tmp/lib/modules"
+		ln -s "$(readlink -f "$modules")" "$tmp/lib/modules/$modcheck_ver"
+		depmod -b "$tmp" "$modcheck_ver" 2>/dev/null || die "depmod failed on $modules"
+	fi
+	for m in $(header "$1" modules); do
+		case "$m" in *\?) continue ;; esac
+		modprobe -d "$tmp" -S "$modcheck_ver" --show-depends "$m" >/dev/null 2>&1 || { lacked=$m; return 0; }
+	done
+	return 1
 }
 
 # Modules built from this tree ("# kmods: pdt_faultfs"), for the kernel being booted:
@@ -415,9 +444,14 @@ main() {
 			[ -n "$(header "$s" suite)" ] || scenarios+=("$s")
 		done
 	fi
-	local shared=() own=() s
+	local shared=() own=() runnable=() lacking=() lacks=() s
 	for s in "${scenarios[@]}"; do
 		[ -f "$(script_of "$s")" ] || die "no scenario '$s'"
+		if [ "$may_lack" = 1 ] && [ -n "$modules" ] && missing_module "$s"; then
+			lacking+=("$s") lacks+=("$lacked")
+			continue
+		fi
+		runnable+=("$s")
 		if [ "$(header "$s" boot)" = own ] || [ -n "$(header "$s" kernel)" ] ||
 			[ -n "$(header "$s" console)" ]; then
 			own+=("$s")
@@ -425,7 +459,7 @@ main() {
 			shared+=("$s")
 		fi
 	done
-	build_initramfs "${scenarios[@]}"
+	build_initramfs "${runnable[@]}"
 	echo "# vm: kernel $(basename "$(dirname "$kernel")")/$(basename "$kernel"), ${#scenarios[@]} scenarios"
 	echo "1..${#scenarios[@]}"
 	n=0 pass=0 fail=0 skip=0
@@ -439,6 +473,10 @@ main() {
 		boot_to_init "$i" "$s"
 		report "$i" "$s"
 		i=$((i + 1))
+	done
+	for i in "${!lacking[@]}"; do
+		n=$((n + 1)) skip=$((skip + 1))
+		echo "ok $n - $tap/${lacking[i]} # SKIP no module ${lacks[i]} in this kernel"
 	done
 	if [ "$skip" -gt 0 ]; then
 		echo "vm: $pass passed, $fail failed, $skip skipped"
