@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <ftw.h>
+#include <fcntl.h>
+#include <fts.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "mountinfo.h"
 #include "watch_seed.h"
 
@@ -22,28 +24,51 @@ bool watch_is_tree_in_dcache(const char *fstype)
 	return false;
 }
 
-/* nftw() has no context argument: one walk at a time. */
-static long long walk_count;
-static bool walk_tracefs;
-
-static int count_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+/*
+ * An automount point not yet triggered (debugfs's "tracing" on a kernel with
+ * CONFIG_TRACEFS_AUTOMOUNT_DEPRECATED): opening it would mount the filesystem it stands
+ * for, whose entries are not this superblock's. statx() with AT_NO_AUTOMOUNT leaves it
+ * as it is and says what it is.
+ */
+static bool is_automount(const char *path)
 {
-	(void)st;
-	if (ftw->level == 0)
-		return FTW_CONTINUE;
-	walk_count++;
-	if (walk_tracefs && flag == FTW_D && !strcmp(path + ftw->base, "events"))
-		return FTW_SKIP_SUBTREE;
-	return FTW_CONTINUE;
+	struct statx stx;
+
+	return !statx(AT_FDCWD, path, AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT, STATX_TYPE, &stx) &&
+	       (stx.stx_attributes & STATX_ATTR_AUTOMOUNT);
 }
 
 long long watch_count_tree(const char *root, const char *fstype)
 {
-	walk_count = 0;
-	walk_tracefs = !strcmp(fstype, "tracefs");
-	if (nftw(root, count_one, 32, FTW_PHYS | FTW_MOUNT | FTW_ACTIONRETVAL) < 0)
+	char *paths[] = { (char *)root, NULL };
+	bool tracefs = !strcmp(fstype, "tracefs");
+	long long count = 0;
+	FTSENT *e;
+	FTS *fts;
+
+	/*
+	 * FTS_XDEV: an entry a mount covers is reported, then not entered: that dentry is
+	 * this superblock's, as persistent as its siblings.
+	 */
+	fts = fts_open(paths, FTS_PHYSICAL | FTS_NOCHDIR | FTS_XDEV, NULL);
+	if (!fts)
 		return -1;
-	return walk_count;
+	while ((e = fts_read(fts))) {
+		if (e->fts_level == FTS_ROOTLEVEL) {
+			if (e->fts_info == FTS_D || e->fts_info == FTS_DP)
+				continue;
+			count = -1; /* root cannot be walked */
+			break;
+		}
+		if (e->fts_info == FTS_DP)
+			continue;
+		count++;
+		if (e->fts_info == FTS_D &&
+		    ((tracefs && !strcmp(e->fts_name, "events")) || is_automount(e->fts_accpath)))
+			fts_set(fts, e, FTS_SKIP);
+	}
+	fts_close(fts);
+	return count;
 }
 
 struct seed_ctx {
@@ -90,7 +115,7 @@ static void add_mount(unsigned int dev, const char *mp, const char *fstype, void
 	s->dev = dev;
 	snprintf(s->fs_type, sizeof(s->fs_type), "%s", fstype);
 	snprintf(s->mountpoint, sizeof(s->mountpoint), "%s", mp);
-	s->count = -1; /* walked after the mountinfo pass: nftw would reuse our stack */
+	s->count = -1; /* walked after the mountinfo pass */
 }
 
 struct watch_seed *watch_seed_all(size_t *n, const char *const *only_fs, size_t nonly)

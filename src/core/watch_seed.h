@@ -19,9 +19,11 @@ struct watch_seed {
 /* Is fstype one of the filesystems that keep their tree in the dcache? */
 bool watch_is_tree_in_dcache(const char *fstype);
 /*
- * Count the entries below root (root itself excluded), not crossing mounts.
- * In tracefs, "events" directories are counted but not entered: eventfs makes
- * their contents on lookup, without persistence. Returns -1 if root cannot be walked.
+ * Count the entries below root (root itself excluded), not crossing mounts: an
+ * entry a mount covers is counted, not entered, and an automount point is never
+ * triggered. In tracefs, "events" directories are counted but not entered: eventfs
+ * makes their contents on lookup, without persistence. Returns -1 if root cannot
+ * be walked.
  */
 long long watch_count_tree(const char *root, const char *fstype);
 /* One seed per tree-in-dcache superblock in /proc/self/mountinfo. Caller frees. */
