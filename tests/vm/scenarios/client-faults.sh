@@ -8,7 +8,7 @@
 # suite: clients
 # root: sid
 # timeout: 1200
-# modules: nvmet nvme-loop null_blk target_core_mod target_core_file tcm_loop iscsi_target_mod overlay
+# modules: nvmet nvme-loop nvmet-tcp null_blk target_core_mod target_core_file tcm_loop iscsi_target_mod overlay
 # kmods: pdt_faultfs
 # The kernel's WARN in d_make_discardable() at each discard-unpersisted fault (tests/vm/run.sh).
 # expect-kernel: WARNING: fs/dcache\.c:[0-9]+ at d_make_discardable\+

@@ -22,7 +22,12 @@ grep -q " $cfs " /proc/mounts || mount -t configfs configfs "$cfs" || { fail "mo
 [ -b "$SID/dev/nullb0" ] || { fail "no /dev/nullb0: null_blk is not loaded"; cat /tmp/insmod.log; finish; }
 mods="nvmet nvme-loop nvmet-tcp null_blk"
 ! client_prep_only || mods=
-[ -z "$mods" ] || mods_out $mods || { fail "rmmod $mods"; finish; }
+load= unload=
+if [ -n "$mods" ]; then
+	mods_out $mods || { fail "rmmod $mods"; finish; }
+	load="mods_in $mods || { echo '@client modules failed'; exit 1; }"
+	unload="mods_out $mods || echo '@client rmmod failed'"
+fi
 # The tcp port listens on the guest's loopback address.
 ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up || { fail "loopback up"; finish; }
 
@@ -86,7 +91,7 @@ client_home_dir nvmetcli
 cat >/tmp/client-nvmetcli.sh <<EOS
 . /lib.sh
 client_home nvmetcli || exit 1
-${mods:+mods_in $mods || { echo "@client modules failed"; exit 1; }}
+$load
 cp /tmp/nvmet.json $SID/mnt/home-nvmetcli/config.json
 for r in \$(seq 1 $ROUNDS); do
 	sid nvmetcli restore config.json && echo "@client restored \$r"
@@ -102,7 +107,7 @@ print("@client objects hosts %d subsystems %d namespaces %d allowed_hosts %d por
 done
 find $cfs/nvmet -mindepth 2 -maxdepth 2 | sed 's/^/after clear: /'
 client_home_down || echo "@client umount failed"
-${mods:+mods_out $mods || echo "@client rmmod failed"}
+$unload
 EOS
 ! client_prep_only || return 0
 client_run client-nvmetcli /tmp/client-nvmetcli.sh

@@ -28,8 +28,14 @@ mods="target_core_mod target_core_file tcm_loop iscsi_target_mod"
 # the rounds, as on a system where targetcli ran before, so that each round does the
 # same; removed before the modules go.
 fabrics="for f in loopback iscsi; do [ -d $cfs/target/\$f ] || mkdir $cfs/target/\$f || exit 1; done"
+load= unload=
 if [ -n "$mods" ]; then
+	# A run before this one in the same boot (client-faults) left them.
+	for f in loopback iscsi; do [ ! -d "$cfs/target/$f" ] || rmdir "$cfs/target/$f"; done
 	mods_out $mods || { fail "rmmod $mods"; finish; }
+	load="mods_in $mods || { echo '@client modules failed'; exit 1; }
+$fabrics"
+	unload="rmdir $cfs/target/loopback $cfs/target/iscsi && mods_out $mods || echo '@client rmmod failed'"
 else
 	sh -c "$fabrics" || { fail "mkdir of the fabrics' directories"; cat /tmp/insmod.log; finish; }
 fi
@@ -57,8 +63,7 @@ client_home_dir targetcli
 cat >/tmp/client-targetcli.sh <<EOS
 . /lib.sh
 client_home targetcli || exit 1
-${mods:+mods_in $mods || { echo "@client modules failed"; exit 1; }}
-${mods:+$fabrics}
+$load
 mount -t tmpfs client-etc-target $SID/etc/target && echo "@client dev etc \$(dev_of $SID/etc/target)" || exit 1
 mount -t tmpfs client-run $SID/run && echo "@client dev run \$(dev_of $SID/run)" || exit 1
 sid mkdir /run/dbus &&
@@ -84,7 +89,7 @@ done
 	sed 's/^/after clear: /'
 kill \$bus && while kill -0 \$bus 2>/dev/null; do usleep 100000; done
 umount $SID/run && umount $SID/etc/target && client_home_down || echo "@client umount failed"
-${mods:+rmdir $cfs/target/loopback $cfs/target/iscsi && mods_out $mods || echo "@client rmmod failed"}
+$unload
 EOS
 ! client_prep_only || return 0
 client_run client-targetcli /tmp/client-targetcli.sh
