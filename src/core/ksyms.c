@@ -218,10 +218,12 @@ const struct ksym *ksyms_find_at(const struct ksyms *k, unsigned long long addr,
 	return &tmp->sym;
 }
 
-/* "func+0x1a [mod]" of s, or "?". */
-static void format(const struct ksym *s, unsigned long long addr, unsigned long long off,
-		   int show_addr, char *buf, size_t n)
+void ksyms_format_at(const struct ksyms *k, unsigned long long addr, unsigned int epoch,
+		     int show_addr, char *buf, size_t n)
 {
+	unsigned long long off = 0;
+	struct ksym_tmp tmp;
+	const struct ksym *s = ksyms_find_at(k, addr, epoch, &off, &tmp);
 	char sym[320];
 
 	if (s) {
@@ -239,25 +241,6 @@ static void format(const struct ksym *s, unsigned long long addr, unsigned long 
 		snprintf(buf, n, "0x%016llx %s", addr, sym);
 	else
 		snprintf(buf, n, "%s", sym);
-}
-
-void ksyms_format(const struct ksyms *k, unsigned long long addr, int show_addr, char *buf,
-		  size_t n)
-{
-	unsigned long long off = 0;
-	const struct ksym *s = ksyms_find(k, addr, &off);
-
-	format(s, addr, off, show_addr, buf, n);
-}
-
-void ksyms_format_at(const struct ksyms *k, unsigned long long addr, unsigned int epoch,
-		     int show_addr, char *buf, size_t n)
-{
-	unsigned long long off = 0;
-	struct ksym_tmp tmp;
-	const struct ksym *s = ksyms_find_at(k, addr, epoch, &off, &tmp);
-
-	format(s, addr, off, show_addr, buf, n);
 }
 
 int ksyms_is_bpf(const struct ksyms *k, unsigned long long addr)

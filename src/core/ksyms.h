@@ -40,9 +40,6 @@ const struct ksym *ksyms_find(const struct ksyms *k, unsigned long long addr,
 			      unsigned long long *off);
 /* Is addr inside a BPF program or trampoline (pdtrace's own instrumentation)? */
 int ksyms_is_bpf(const struct ksyms *k, unsigned long long addr);
-/* "func+0x1a" (or "func+0x1a [mod]", or "?" when unknown); with addresses, "0x... func+0x1a". */
-void ksyms_format(const struct ksyms *k, unsigned long long addr, int show_addr, char *buf,
-		  size_t n);
 /*
  * The stacks k names were taken by a run whose modules came and went as mt says (not
  * owned): ksyms_find_at() names a module's frame after the module that had the address
@@ -58,7 +55,11 @@ void ksyms_set_modules(struct ksyms *k, const struct modtab *mt);
  */
 const struct ksym *ksyms_find_at(const struct ksyms *k, unsigned long long addr, unsigned int epoch,
 				 unsigned long long *off, struct ksym_tmp *tmp);
-/* ksyms_format() of ksyms_find_at(). */
+/*
+ * Frame addr of a stack taken at module epoch epoch, as ksyms_find_at() names it:
+ * "func+0x1a" (or "func+0x1a [mod]", or "?" when unknown); with addresses, "0x...
+ * func+0x1a". Without a module history (ksyms_set_modules()), any epoch names it alike.
+ */
 void ksyms_format_at(const struct ksyms *k, unsigned long long addr, unsigned int epoch,
 		     int show_addr, char *buf, size_t n);
 

@@ -140,13 +140,13 @@ static void test_ksyms_names(void **state)
 	load(mt, 0x2000, "gone", 0xffffffffc0200000ULL, 0x1000, 0, 0);
 	assert_int_equal(modtab_ksyms(mt, k, &done), 0);
 	assert_int_equal(done, 3);
-	ksyms_format(k, 0xffffffffc0000010ULL, 0, buf, sizeof(buf));
+	ksyms_format_at(k, 0xffffffffc0000010ULL, 0, 0, buf, sizeof(buf));
 	assert_string_equal(buf, "drv_probe+0x10 [drv]");
-	ksyms_format(k, 0xffffffffc0100010ULL, 0, buf, sizeof(buf));
+	ksyms_format_at(k, 0xffffffffc0100010ULL, 0, 0, buf, sizeof(buf));
 	assert_string_equal(buf, "(init_text)+0x10 [drv]");
-	ksyms_format(k, 0xffffffffc0200ff0ULL, 0, buf, sizeof(buf));
+	ksyms_format_at(k, 0xffffffffc0200ff0ULL, 0, 0, buf, sizeof(buf));
 	assert_string_equal(buf, "(text)+0xff0 [gone]");
-	ksyms_format(k, 0xffffffffc0201000ULL, 0, buf, sizeof(buf));
+	ksyms_format_at(k, 0xffffffffc0201000ULL, 0, 0, buf, sizeof(buf));
 	assert_string_equal(buf, "?");
 	assert_int_equal(modtab_ksyms(mt, k, &done), 0); /* nothing new */
 	assert_int_equal(k->n, 4);

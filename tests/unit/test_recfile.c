@@ -211,11 +211,11 @@ static void test_round_trip(void **state)
 	assert_string_equal(l.order, "sPmPD");
 	/* Only the symbols the stacks use, each bounded by the next one's address. */
 	assert_int_equal(rec.ksyms->n, 4);
-	ksyms_format(rec.ksyms, 0xffffffff81000110ULL, 0, buf, sizeof(buf));
+	ksyms_format_at(rec.ksyms, 0xffffffff81000110ULL, 0, 0, buf, sizeof(buf));
 	assert_string_equal(buf, "d_make_persistent+0x10");
-	ksyms_format(rec.ksyms, 0xffffffffc0000010ULL, 0, buf, sizeof(buf));
+	ksyms_format_at(rec.ksyms, 0xffffffffc0000010ULL, 0, 0, buf, sizeof(buf));
 	assert_string_equal(buf, "configfs_rmdir+0x10 [configfs]");
-	ksyms_format(rec.ksyms, 0xffffffff81000010ULL, 0, buf, sizeof(buf));
+	ksyms_format_at(rec.ksyms, 0xffffffff81000010ULL, 0, 0, buf, sizeof(buf));
 	assert_string_equal(buf, "?"); /* _stext is not in the slice */
 	pdt_rec_free(&rec);
 	free(m.p);
@@ -237,9 +237,9 @@ static void test_final_symbols(void **state)
 
 	(void)state;
 	assert_int_equal(read_mem(&m, m.len, &rec, &l, err, sizeof(err)), 0);
-	ksyms_format(rec.ksyms, 0xffffffffc0000010ULL, 0, buf, sizeof(buf));
+	ksyms_format_at(rec.ksyms, 0xffffffffc0000010ULL, 0, 0, buf, sizeof(buf));
 	assert_string_equal(buf, "pdt_faultfs_fill+0x10 [pdt_faultfs]");
-	ksyms_format(rec.ksyms, 0xffffffff81000210ULL, 0, buf, sizeof(buf));
+	ksyms_format_at(rec.ksyms, 0xffffffff81000210ULL, 0, 0, buf, sizeof(buf));
 	assert_string_equal(buf, "inserted+0x90");
 	pdt_rec_free(&rec);
 	/* Unchanged: no final block, the file is smaller. */
@@ -532,7 +532,7 @@ static void test_late_symbols(void **state)
 	assert_int_equal(f.p[block_at(&f, 2)], PDT_REC_KSYMS);
 	assert_int_equal(read_mem(&f, f.len, &rec, &l, err, sizeof(err)), 0);
 	assert_false(rec.has_final); /* the late slice resolves as the final table */
-	ksyms_format(rec.ksyms, 0xffffffff81000310ULL, 0, buf, sizeof(buf));
+	ksyms_format_at(rec.ksyms, 0xffffffff81000310ULL, 0, 0, buf, sizeof(buf));
 	assert_string_equal(buf, "vfs_mkdir+0x10");
 	pdt_rec_free(&rec);
 	free(f.p);
@@ -721,9 +721,9 @@ static void test_names_lose_controls(void **state)
 	assert_int_equal(read_mem(&m, m.len, &rec, &l, err, sizeof(err)), 0);
 	assert_int_equal(rec.ncoverage, 1);
 	assert_string_equal(rec.coverage[0], "cov??31m ?[2J ?1m \xc3\xa9");
-	ksyms_format(rec.ksyms, 0xffffffff81000110ULL, 0, buf, sizeof(buf));
+	ksyms_format_at(rec.ksyms, 0xffffffff81000110ULL, 0, 0, buf, sizeof(buf));
 	assert_string_equal(buf, "evil?2J+0x10");
-	ksyms_format(rec.ksyms, 0xffffffff81000210ULL, 0, buf, sizeof(buf));
+	ksyms_format_at(rec.ksyms, 0xffffffff81000210ULL, 0, 0, buf, sizeof(buf));
 	assert_string_equal(buf, "csi??31m+0x10");
 	pdt_rec_free(&rec);
 	free(m.p);

@@ -218,7 +218,7 @@ static void assert_finding(const char *file, enum pdt_kind kind, const char *rul
 	for (unsigned int i = 0; i < f->nstack; i++) {
 		if (ksyms_is_bpf(l.rep.ksyms, f->stack[i]))
 			continue;
-		ksyms_format(l.rep.ksyms, f->stack[i], 0, sym, sizeof(sym));
+		ksyms_format_at(l.rep.ksyms, f->stack[i], 0, 0, sym, sizeof(sym));
 		assert_true(strncmp(sym, top, strlen(top)) == 0);
 		break;
 	}

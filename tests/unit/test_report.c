@@ -36,18 +36,18 @@ static void test_ksyms(void **state)
 
 	(void)state;
 	assert_int_equal(k->n, 5); /* text symbols with real addresses only */
-	ksyms_format(k, 0xffffffff81000110ULL, 0, buf, sizeof(buf));
+	ksyms_format_at(k, 0xffffffff81000110ULL, 0, 0, buf, sizeof(buf));
 	assert_string_equal(buf, "d_make_persistent+0x10");
-	ksyms_format(k, 0xffffffffc0000004ULL, 0, buf, sizeof(buf));
+	ksyms_format_at(k, 0xffffffffc0000004ULL, 0, 0, buf, sizeof(buf));
 	assert_string_equal(buf, "configfs_rmdir+0x4 [configfs]");
-	ksyms_format(k, 0x1000, 0, buf, sizeof(buf));
+	ksyms_format_at(k, 0x1000, 0, 0, buf, sizeof(buf));
 	assert_string_equal(buf, "?");
 	/* A trampoline is a page: past it is a module's code, maybe one that is gone. */
-	ksyms_format(k, 0xffffffffc0100ff0ULL, 0, buf, sizeof(buf));
+	ksyms_format_at(k, 0xffffffffc0100ff0ULL, 0, 0, buf, sizeof(buf));
 	assert_string_equal(buf, "ftrace_trampoline+0xff0 [__builtin__ftrace]");
-	ksyms_format(k, 0xffffffffc0103089ULL, 0, buf, sizeof(buf));
+	ksyms_format_at(k, 0xffffffffc0103089ULL, 0, 0, buf, sizeof(buf));
 	assert_string_equal(buf, "?");
-	ksyms_format(k, 0xffffffff81000200ULL, 1, buf, sizeof(buf));
+	ksyms_format_at(k, 0xffffffff81000200ULL, 0, 1, buf, sizeof(buf));
 	assert_string_equal(buf, "0xffffffff81000200 dput+0x0");
 	ksyms_free(k);
 }
