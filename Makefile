@@ -66,7 +66,6 @@ SBINDIR ?= $(PREFIX)/sbin
 MANDIR ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 CLANG ?= clang
-BPFTOOL ?= bpftool
 CC ?= gcc
 V ?= 0
 
@@ -80,17 +79,26 @@ ALL_CFLAGS := $(CFLAGS) $(WARN) -ffile-prefix-map=$(CURDIR)=. -std=gnu11 -D_GNU_
 # directory in the binaries (debug information, the embedded BPF objects): -ffile-prefix-map.
 BPF_CFLAGS := $(BPF_EXTRA) -g -O2 -ffile-prefix-map=$(CURDIR)=. -target bpf -D__TARGET_ARCH_$(ARCH) $(WARN) -fms-extensions \
 	-Wno-microsoft-anon-tag -Wno-unused-parameter -Iinclude -I$(VMLINUX_DIR)
-STATIC_LIBS := -static -l:libbpf.a -l:libelf.a -l:libz.a -l:libzstd.a
+# libbpf: Debian sid's source package (scripts/fetch-libbpf.sh), built in LIBBPF_DIR and
+# linked statically, as libbpf-bootstrap builds its copy (Debian 12's libbpf 1.1 knows no
+# kprobe session and links no kfunc). Its headers, and the kernel UAPI headers it comes
+# with, are found first: -I$(LIBBPF_DIR).
+LIBBPF_DIR ?= $(abspath $(OUTPUT))/libbpf
+LIBBPF_OBJ := $(LIBBPF_DIR)/libbpf.a
+ALL_CFLAGS += -I$(LIBBPF_DIR)
+BPF_CFLAGS += -I$(LIBBPF_DIR) -mcpu=v3
+STATIC_LIBS := -static $(LIBBPF_OBJ) -l:libelf.a -l:libz.a -l:libzstd.a
+# bpftool: Debian sid's, built from its source for the build machine
+# (scripts/build-bpftool.sh): Debian 12's cannot link objects that share a kfunc.
+BPFTOOL ?= $(abspath $(OUTPUT))/bpftool/bpftool
 
-# Standalone BPF objects (bpf/*.bpf.c), and the tracker: one source per concern under
-# bpf/track/, compiled to LLVM bitcode, linked with llvm-link and compiled to one
-# object by llc. (bpftool gen object, libbpf 1.1's linker, rejects kfunc externs.)
+# BPF: one object per source (bpf/*.bpf.c standalone; bpf/track/*.bpf.c one concern
+# each), the tracker's linked into one by bpftool gen object, then a skeleton each.
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
-TRACK_SRCS := $(wildcard bpf/track/*.bpf.c)
-TRACK_BCS := $(patsubst bpf/track/%.bpf.c,$(OUTPUT)/track/%.bc,$(TRACK_SRCS))
-LLVM_LINK ?= llvm-link
-LLC ?= llc
-BPF_OBJS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.bpf.o,$(BPF_SRCS)) $(TRACK_BCS) $(OUTPUT)/track.bpf.o
+# maps.bpf.c first: libbpf's linker places a map where its definition comes.
+TRACK_SRCS := bpf/track/maps.bpf.c $(filter-out bpf/track/maps.bpf.c,$(wildcard bpf/track/*.bpf.c))
+TRACK_OBJS := $(patsubst bpf/track/%.bpf.c,$(OUTPUT)/track/%.bpf.o,$(TRACK_SRCS))
+BPF_OBJS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.bpf.o,$(BPF_SRCS)) $(TRACK_OBJS) $(OUTPUT)/track.bpf.o
 SKELS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.skel.h,$(BPF_SRCS)) $(OUTPUT)/track.skel.h
 # src/core/: plain C that knows nothing of libbpf (the rules engine, the reports, the
 # recording format), one static library that the binary, the unit tests and the fuzzer
@@ -120,21 +128,32 @@ all: $(OUTPUT)/pdtrace
 $(OUTPUT):
 	$(Q)mkdir -p $@
 
-$(OUTPUT)/%.bpf.o: bpf/%.bpf.c include/pdtrace.h $(VMLINUX_DIR)/vmlinux.h | $(OUTPUT)
+$(LIBBPF_OBJ):
+	$(call msg,LIB,$@)
+	$(Q)src=$$(scripts/fetch-libbpf.sh) && mkdir -p $(LIBBPF_DIR)/obj && \
+		$(MAKE) -s -C "$$src/src" BUILD_STATIC_ONLY=1 OBJDIR=$(LIBBPF_DIR)/obj \
+		DESTDIR=$(LIBBPF_DIR) INCLUDEDIR= LIBDIR= UAPIDIR= CC="$(CC)" AR="$(AR)" \
+		install install_uapi_headers >/dev/null
+
+$(BPFTOOL):
+	$(call msg,BPFTOOL,$@)
+	$(Q)scripts/build-bpftool.sh $(@D)
+
+$(OUTPUT)/%.bpf.o: bpf/%.bpf.c include/pdtrace.h $(VMLINUX_DIR)/vmlinux.h | $(LIBBPF_OBJ)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
-$(OUTPUT)/track/%.bc: bpf/track/%.bpf.c $(wildcard bpf/track/*.bpf.h) include/pdtrace.h $(VMLINUX_DIR)/vmlinux.h
+$(OUTPUT)/track/%.bpf.o: bpf/track/%.bpf.c $(wildcard bpf/track/*.bpf.h) include/pdtrace.h \
+		$(VMLINUX_DIR)/vmlinux.h | $(LIBBPF_OBJ)
 	$(Q)mkdir -p $(@D)
-	$(call msg,BPF-BC,$@)
-	$(Q)$(CLANG) $(BPF_CFLAGS) -emit-llvm -c $< -o $@
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
-$(OUTPUT)/track.bpf.o: $(TRACK_BCS)
+$(OUTPUT)/track.bpf.o: $(TRACK_OBJS) | $(BPFTOOL)
 	$(call msg,BPF-LINK,$@)
-	$(Q)$(LLVM_LINK) $^ -o $(OUTPUT)/track.bc
-	$(Q)$(LLC) -march=bpf -mcpu=v3 -filetype=obj $(OUTPUT)/track.bc -o $@
+	$(Q)$(BPFTOOL) gen object $@ $^
 
-$(OUTPUT)/%.skel.h: $(OUTPUT)/%.bpf.o
+$(OUTPUT)/%.skel.h: $(OUTPUT)/%.bpf.o | $(BPFTOOL)
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< > $@
 
@@ -147,13 +166,13 @@ $(CORE_LIB): $(patsubst src/core/%.c,$(OUTPUT)/core/%.o,$(CORE_SRCS))
 	$(call msg,AR,$@)
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
-$(OUTPUT)/%.o: src/%.c $(HEADERS) $(SKELS) | $(OUTPUT)
+$(OUTPUT)/%.o: src/%.c $(HEADERS) $(SKELS) $(LIBBPF_OBJ) | $(OUTPUT)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) -DPDT_VERSION_STR='"$(VERSION)"' -c $< -o $@
 
-$(OUTPUT)/pdtrace: $(APP_OBJS) $(CORE_LIB)
+$(OUTPUT)/pdtrace: $(APP_OBJS) $(CORE_LIB) $(LIBBPF_OBJ)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(CFLAGS) $^ $(STATIC_LIBS) -o $@
+	$(Q)$(CC) $(CFLAGS) $(APP_OBJS) $(CORE_LIB) $(STATIC_LIBS) -o $@
 
 # ---- tests ---------------------------------------------------------------
 # Static helpers copied into the VM's initramfs (tests/vm/guest-tools): what busybox lacks.
@@ -183,7 +202,7 @@ $(OUTPUT)/guest-tools/pdt-fsop: tests/vm/guest-tools/pdt-fsop.c
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) -static $< -o $@
 
-$(OUTPUT)/guest-tools/pdt-bpfpin: tests/vm/guest-tools/pdt-bpfpin.c
+$(OUTPUT)/guest-tools/pdt-bpfpin: tests/vm/guest-tools/pdt-bpfpin.c $(LIBBPF_OBJ)
 	$(Q)mkdir -p $(@D)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $< $(STATIC_LIBS) -o $@
@@ -191,7 +210,7 @@ $(OUTPUT)/guest-tools/pdt-bpfpin: tests/vm/guest-tools/pdt-bpfpin.c
 # pdtrace with a table of 4 kernel stacks, which a few kernel-made entries fill: the
 # guest's pdtrace-tiny-kstacks, for vm/stacks-full (BPF_EXTRA=-DPDT_KSTACK_BITS=2).
 tiny-kstacks:
-	$(Q)$(MAKE) -s OUTPUT=$(OUTPUT)/tiny-kstacks BPF_EXTRA=-DPDT_KSTACK_BITS=2 \
+	$(Q)$(MAKE) -s OUTPUT=$(OUTPUT)/tiny-kstacks LIBBPF_DIR=$(LIBBPF_DIR) BPFTOOL=$(BPFTOOL) BPF_EXTRA=-DPDT_KSTACK_BITS=2 \
 		$(OUTPUT)/tiny-kstacks/pdtrace
 	$(Q)mkdir -p $(OUTPUT)/guest-tools
 	$(Q)cmp -s $(OUTPUT)/tiny-kstacks/pdtrace $(OUTPUT)/guest-tools/pdtrace-tiny-kstacks || \
@@ -222,20 +241,20 @@ $(OUTPUT)/tests/%: tests/unit/%.c tests/unit/fixtures.h $(SAN_CORE_LIB) $(HEADER
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -DPDT_SRCDIR='"$(CURDIR)"' $< $(SAN_CORE_LIB) -lcmocka -lz -o $@
 
-$(OUTPUT)/san/%.o: src/%.c $(HEADERS) $(SKELS)
+$(OUTPUT)/san/%.o: src/%.c $(HEADERS) $(SKELS) $(LIBBPF_OBJ)
 	$(Q)mkdir -p $(@D)
 	$(call msg,CC-SAN,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -DPDT_VERSION_STR='"$(VERSION)"' -c $< -o $@
 
 $(OUTPUT)/san/pdtrace: $(SAN_OBJS) $(SAN_CORE_LIB)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(SAN_FLAGS) $^ -lbpf -lelf -lz -o $@
+	$(Q)$(CC) $(SAN_FLAGS) $^ $(LIBBPF_OBJ) -lelf -lz -o $@
 
 # The same objects linked dynamically: valgrind cannot see through a static glibc.
 $(OUTPUT)/dyn/pdtrace: $(APP_OBJS) $(CORE_LIB)
 	$(Q)mkdir -p $(@D)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(CFLAGS) $^ -lbpf -lelf -lz -o $@
+	$(Q)$(CC) $(CFLAGS) $^ $(LIBBPF_OBJ) -lelf -lz -o $@
 
 unittest: $(UNIT_TESTS) $(OUTPUT)/san/pdtrace $(OUTPUT)/dyn/pdtrace
 
@@ -247,8 +266,8 @@ test: deps all unittest guest-tools arm64
 # Debian's arm64 kernel in qemu-system-aarch64 (make test runs a part of it).
 ARM64_OUTPUT ?= $(OUTPUT)/arm64
 .PHONY: arm64 vmtest-arm64
-arm64: deps
-	$(Q)$(MAKE) -s ARCH=arm64 OUTPUT=$(ARM64_OUTPUT) all guest-tools
+arm64: deps $(BPFTOOL)
+	$(Q)$(MAKE) -s ARCH=arm64 OUTPUT=$(ARM64_OUTPUT) BPFTOOL=$(BPFTOOL) all guest-tools
 
 vmtest-arm64: arm64
 	$(Q)PDTRACE_ARCH=arm64 OUTPUT=$(abspath $(ARM64_OUTPUT)) tests/vm/run.sh $(VM_ARGS)
@@ -291,18 +310,18 @@ $(OUTPUT)/bench/pdtbench: tests/bench/pdtbench.c
 # The floor the bench compares with: pdtrace whose programs return at once, on the
 # same hooks (BPF_EXTRA=-DPDT_FLOOR), built in a directory of its own.
 floor:
-	$(Q)$(MAKE) -s OUTPUT=$(OUTPUT)/floor BPF_EXTRA=-DPDT_FLOOR $(OUTPUT)/floor/pdtrace
+	$(Q)$(MAKE) -s OUTPUT=$(OUTPUT)/floor LIBBPF_DIR=$(LIBBPF_DIR) BPFTOOL=$(BPFTOOL) BPF_EXTRA=-DPDT_FLOOR $(OUTPUT)/floor/pdtrace
 
 # And the floor of streaming the books to user space: the smallest event per persist,
 # discard and unpin, which the reader drops (BPF_EXTRA=-DPDT_STREAM_FLOOR).
 stream-floor:
-	$(Q)$(MAKE) -s OUTPUT=$(OUTPUT)/stream-floor BPF_EXTRA=-DPDT_STREAM_FLOOR \
+	$(Q)$(MAKE) -s OUTPUT=$(OUTPUT)/stream-floor LIBBPF_DIR=$(LIBBPF_DIR) BPFTOOL=$(BPFTOOL) BPF_EXTRA=-DPDT_STREAM_FLOOR \
 		$(OUTPUT)/stream-floor/pdtrace
 
 # And the floor of creation stacks: the origin marks and the stack of each kernel-made
 # entry, taken as pdtrace takes it (BPF_EXTRA=-DPDT_STACK_FLOOR).
 stack-floor:
-	$(Q)$(MAKE) -s OUTPUT=$(OUTPUT)/stack-floor BPF_EXTRA=-DPDT_STACK_FLOOR \
+	$(Q)$(MAKE) -s OUTPUT=$(OUTPUT)/stack-floor LIBBPF_DIR=$(LIBBPF_DIR) BPFTOOL=$(BPFTOOL) BPF_EXTRA=-DPDT_STACK_FLOOR \
 		$(OUTPUT)/stack-floor/pdtrace
 
 # BENCH_ARGS: options of tests/bench/run.sh (--rounds, --secs, --only ...).
@@ -357,8 +376,8 @@ $(DEB): $(OUTPUT)/pdtrace $(MAN_PAGES) completion/pdtrace $(wildcard packaging/d
 		MANDIR=/usr/share/man BASHCOMPDIR=/usr/share/bash-completion/completions >/dev/null
 	$(Q)DEB_ARCH=$(DEB_ARCH) STRIP=$(STRIP) scripts/mkdeb.sh $(OUTPUT)/deb $(DEB_VERSION) $@ >/dev/null
 
-vmlinux-h:
-	$(Q)PDTRACE_ARCH=$(DEB_ARCH) scripts/gen-vmlinux-h.sh $(VMLINUX_DIR)/vmlinux.h
+vmlinux-h: $(BPFTOOL)
+	$(Q)BPFTOOL=$(BPFTOOL) PDTRACE_ARCH=$(DEB_ARCH) scripts/gen-vmlinux-h.sh $(VMLINUX_DIR)/vmlinux.h
 
 FORMAT_SRCS = bpf/*.c bpf/track/*.c bpf/track/*.h src/*.c src/*.h src/core/*.c src/core/*.h include/*.h tests/unit/*.c tests/unit/*.h tests/vm/guest-tools/*.c \
 	tests/fuzz/*.c

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Install the Debian 12 packages pdtrace's build, tests and VM harness need, and only
 # those that are missing (nothing is installed when all are present).
-#   build:   clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev libzstd-dev make gcc libc6-dev
+#   build:   clang libelf-dev zlib1g-dev libzstd-dev make gcc libc6-dev, dpkg-dev (dpkg-source
+#            unpacks sid's libbpf source package, scripts/fetch-libbpf.sh); libbpf and bpftool
+#            themselves are built from Debian sid's sources (scripts/build-bpftool.sh)
 #   tests:   libcmocka-dev (unit test runner), clang-format, valgrind, python3 and
 #            python3-prometheus-client (the exposition-format parser that reads watch's metrics),
 #            libxml2-utils (xmllint: JUnit reports against tests/host/junit.xsd),
@@ -11,17 +13,17 @@
 #   VM:      qemu-system-x86 busybox-static cpio xz-utils zstd kmod debian-archive-keyring
 #            mmdebstrap (the sid chroot that builds the test module, tests/kmod/build.sh),
 #            tmux (drives watch on a terminal)
-#   arm64:   gcc-aarch64-linux-gnu libc6-dev-arm64-cross, and libbpf-dev libelf-dev
+#   arm64:   gcc-aarch64-linux-gnu libc6-dev-arm64-cross, and libelf-dev
 #            zlib1g-dev libzstd-dev for arm64 through multiarch (dpkg --add-architecture
 #            arm64 when it is not there yet): make ARCH=arm64; qemu-system-arm (the arm64
 #            VM), qemu-user-static (runs the arm64 binary on the host in the tests)
 set -euo pipefail
 
-pkgs=(clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev libzstd-dev make gcc libc6-dev
+pkgs=(clang libelf-dev zlib1g-dev libzstd-dev make gcc libc6-dev dpkg-dev
 	libcmocka-dev clang-format valgrind python3 python3-prometheus-client
 	libxml2-utils mandoc man-db bash-completion lintian
 	qemu-system-x86 busybox-static cpio xz-utils zstd kmod debian-archive-keyring mmdebstrap tmux
-	gcc-aarch64-linux-gnu libc6-dev-arm64-cross libbpf-dev:arm64 libelf-dev:arm64 zlib1g-dev:arm64
+	gcc-aarch64-linux-gnu libc6-dev-arm64-cross libelf-dev:arm64 zlib1g-dev:arm64
 	libzstd-dev:arm64 qemu-system-arm qemu-user-static)
 
 missing=()

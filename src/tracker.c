@@ -5,7 +5,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/syscall.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
@@ -99,8 +98,6 @@ static bool hook_present(const struct pdt_facts *f, const struct pdt_hook *h)
 	return f->funcs[h - pdt_hooks] == PDT_FUNC_PRESENT && !omitted(h->func);
 }
 
-#define PDT_KPROBE_SESSION 56 /* BPF_TRACE_KPROBE_SESSION: 6.10+, after Debian 12's uapi */
-
 /* The stack cache's learning (bpf/track/stack_cache.bpf.c, x86-64 only). */
 static bool stack_cache_prog(const struct bpf_program *prog)
 {
@@ -151,7 +148,6 @@ static void select_programs(struct pdt_tracker *t, const struct pdt_facts *f,
 		}
 		bpf_program__set_autoload(prog, ok);
 	}
-	bpf_program__set_expected_attach_type(t->skel->progs.pdt_bracket, PDT_KPROBE_SESSION);
 	t->facts = *f;
 }
 
@@ -251,76 +247,62 @@ static size_t hook_set(const struct pdt_tracker *t, bool brackets, struct hook_s
 	return s->n;
 }
 
-/*
- * One dispatcher's link, made here for both: libbpf 1.1 knows no kprobe.session.
- * attach_type: BPF_TRACE_KPROBE_MULTI or PDT_KPROBE_SESSION. Its fd, or -1 (errno set).
- */
-static int multi_link(const struct bpf_program *prog, __u32 attach_type, const struct hook_set *s,
-		      bool by_addr)
+/* One dispatcher's link: a kprobe.multi, or (brackets) a kprobe.session. NULL, errno set. */
+static struct bpf_link *multi_link(const struct bpf_program *prog, bool brackets,
+				   struct hook_set *s, bool by_addr)
 {
-	union bpf_attr a;
+	LIBBPF_OPTS(bpf_kprobe_multi_opts, opts, .cookies = s->cookies, .cnt = s->n,
+		    .session = brackets);
+	struct bpf_link *link;
 
-	memset(&a, 0, sizeof(a));
-	a.link_create.prog_fd = bpf_program__fd(prog);
-	a.link_create.attach_type = attach_type;
-	a.link_create.kprobe_multi.cnt = s->n;
-	a.link_create.kprobe_multi.cookies = (__u64)(unsigned long)s->cookies;
 	if (by_addr)
-		a.link_create.kprobe_multi.addrs = (__u64)(unsigned long)s->addrs;
+		opts.addrs = s->addrs;
 	else
-		a.link_create.kprobe_multi.syms = (__u64)(unsigned long)s->syms;
-	return syscall(__NR_bpf, BPF_LINK_CREATE, &a, sizeof(a));
+		opts.syms = s->syms;
+	link = bpf_program__attach_kprobe_multi_opts(prog, NULL, &opts);
+	if (!link)
+		errno = errno ? errno : EINVAL;
+	return link;
 }
 
 /*
  * A dispatcher on every present function that has its id: the entry dispatcher on
  * those without a bracket, the brackets' session on the others. By address where the
- * kernel gave every one, else (or if that fails) by name. Its link's fd, or -1.
+ * kernel gave every one, else (or if that fails) by name. Its link, or NULL.
  */
-static int attach_dispatcher(struct pdt_tracker *t, const struct bpf_program *prog, bool brackets)
+static struct bpf_link *attach_dispatcher(struct pdt_tracker *t, const struct bpf_program *prog,
+					  bool brackets)
 {
-	__u32 type = brackets ? PDT_KPROBE_SESSION : BPF_TRACE_KPROBE_MULTI;
+	struct bpf_link *link = NULL;
 	struct hook_set s;
-	int fd = -1;
 
 	if (!hook_set(t, brackets, &s)) {
 		errno = ENOENT;
-		return -1;
+		return NULL;
 	}
 	if (s.by_addr) {
-		fd = multi_link(prog, type, &s, true);
-		t->by_addr += fd >= 0;
+		link = multi_link(prog, brackets, &s, true);
+		t->by_addr += !!link;
 	}
-	if (fd < 0)
-		fd = multi_link(prog, type, &s, false);
-	if (fd >= 0)
+	if (!link)
+		link = multi_link(prog, brackets, &s, false);
+	if (link)
 		t->links++;
-	return fd;
+	return link;
 }
 
-/*
- * A kprobe.multi link's functions and cookies as the kernel keeps them (struct
- * bpf_link_info's kprobe_multi part, 6.9+; Debian 12's uapi header predates it).
- */
-struct kmulti_info {
-	__u32 type, id, prog_id, pad;
-	__u64 addrs;
-	__u32 count, flags;
-	__u64 missed;
-	__u64 cookies;
-};
-
-/* Append the functions and cookies of link fd to addrs and cookies (*n of them so far). */
-static bool link_hooks(int fd, __u64 *addrs, __u64 *cookies, __u32 *n)
+/* Append the functions and cookies of a dispatcher's link to addrs and cookies (*n so far). */
+static bool link_hooks(struct bpf_link *link, __u64 *addrs, __u64 *cookies, __u32 *n)
 {
-	struct kmulti_info info = { .addrs = (__u64)(unsigned long)(addrs + *n),
-				    .count = PDT_MAX_HOOKS - *n,
-				    .cookies = (__u64)(unsigned long)(cookies + *n) };
+	struct bpf_link_info info = { 0 };
 	__u32 len = sizeof(info);
 
-	if (bpf_obj_get_info_by_fd(fd, &info, &len) || len < sizeof(info))
+	info.kprobe_multi.addrs = (__u64)(unsigned long)(addrs + *n);
+	info.kprobe_multi.count = PDT_MAX_HOOKS - *n;
+	info.kprobe_multi.cookies = (__u64)(unsigned long)(cookies + *n);
+	if (!link || bpf_link_get_info_by_fd(bpf_link__fd(link), &info, &len))
 		return false;
-	*n += info.count;
+	*n += info.kprobe_multi.count;
 	return true;
 }
 
@@ -336,8 +318,8 @@ static void publish_hook_ips(struct pdt_tracker *t)
 	__u32 count = 0, i, n = 0;
 	__u64 id;
 
-	if (!link_hooks(t->dispatch_fd[0], addrs, cookies, &count) ||
-	    !link_hooks(t->dispatch_fd[1], addrs, cookies, &count))
+	if (!link_hooks(t->dispatch[0], addrs, cookies, &count) ||
+	    !link_hooks(t->dispatch[1], addrs, cookies, &count))
 		return;
 	for (id = PDT_HK_NONE + 1; id < PDT_HK_MAX && n < PDT_HOOK_IPS; id++)
 		for (i = 0; i < count && i < PDT_MAX_HOOKS && n < PDT_HOOK_IPS; i++) {
@@ -385,19 +367,16 @@ static int graph_index(struct pdt_tracker *t)
 static int avoid_graph_index0(struct pdt_tracker *t, const struct bpf_program *prog)
 {
 	unsigned int links = t->links, by_addr = t->by_addr;
-	int fd;
 
 	if (graph_index(t) != 0)
 		return 0;
 	if (pdt_verbose)
 		fprintf(stderr, "pdtrace: the brackets' session got function graph index 0; "
 				"attaching it again\n");
-	close(t->dispatch_fd[1]);
-	t->dispatch_fd[1] = -1;
-	fd = attach_dispatcher(t, prog, true);
-	if (fd < 0)
+	bpf_link__destroy(t->dispatch[1]);
+	t->dispatch[1] = attach_dispatcher(t, prog, true);
+	if (!t->dispatch[1])
 		return -errno;
-	t->dispatch_fd[1] = fd;
 	t->links = links;
 	t->by_addr = by_addr;
 	if (graph_index(t) == 0)
@@ -429,8 +408,8 @@ static int attach_programs(struct pdt_tracker *t)
 		if (prog == t->skel->progs.pdt_enter || prog == t->skel->progs.pdt_bracket) {
 			bool brackets = prog == t->skel->progs.pdt_bracket;
 
-			t->dispatch_fd[brackets] = attach_dispatcher(t, prog, brackets);
-			if (t->dispatch_fd[brackets] < 0)
+			t->dispatch[brackets] = attach_dispatcher(t, prog, brackets);
+			if (!t->dispatch[brackets])
 				return -errno;
 			if (brackets) {
 				int rc = avoid_graph_index0(t, prog);
@@ -469,7 +448,6 @@ int pdt_tracker_open(struct pdt_tracker *t, const struct pdt_tracker_opts *o, ch
 	int rc;
 
 	memset(t, 0, sizeof(*t));
-	t->dispatch_fd[0] = t->dispatch_fd[1] = -1;
 	if (pdt_check_kernel(&f, err, errlen))
 		return -1;
 	memcpy(t->release, f.release, sizeof(t->release));
@@ -679,17 +657,17 @@ static unsigned long long recursion_misses(struct pdt_tracker *t, bool dput)
  * count (fprobe's nmissed, 6.7+): a session's call whose data no longer fits on the
  * task's function graph shadow stack runs neither half.
  */
-static unsigned long long link_missed(int fd, const char *name)
+static unsigned long long link_missed(struct bpf_link *link, const char *name)
 {
-	struct kmulti_info info = {};
+	struct bpf_link_info info = { 0 };
 	__u32 len = sizeof(info);
 
-	if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
+	if (!link || bpf_link_get_info_by_fd(bpf_link__fd(link), &info, &len))
 		return 0;
-	if (info.missed && pdt_verbose)
+	if (info.kprobe_multi.missed && pdt_verbose)
 		fprintf(stderr, "pdtrace: %s's link missed %llu calls\n", name,
-			(unsigned long long)info.missed);
-	return info.missed;
+			(unsigned long long)info.kprobe_multi.missed);
+	return info.kprobe_multi.missed;
 }
 
 /*
@@ -713,8 +691,8 @@ void pdt_tracker_losses(struct pdt_tracker *t, unsigned long long *lost,
 			unsigned long long *map_full)
 {
 	*lost = counter(t, PDT_TC_LOST_EVENTS) + counter(t, PDT_TC_KIDS_UNCHECKED) +
-		recursion_misses(t, false) + link_missed(t->dispatch_fd[0], "pdt_enter") +
-		link_missed(t->dispatch_fd[1], "pdt_bracket") + graph_skipped(t);
+		recursion_misses(t, false) + link_missed(t->dispatch[0], "pdt_enter") +
+		link_missed(t->dispatch[1], "pdt_bracket") + graph_skipped(t);
 	*map_full = counter(t, PDT_TC_TASK_FULL) + counter(t, PDT_TC_SB_FULL) +
 		    counter(t, PDT_TC_STACKS_FULL);
 }
@@ -733,8 +711,7 @@ void pdt_tracker_close(struct pdt_tracker *t)
 	ksyms_free(t->ksyms);
 	bpf_link__destroy(t->walk_link);
 	for (i = 0; i < 2; i++)
-		if (t->dispatch_fd[i] >= 0)
-			close(t->dispatch_fd[i]);
+		bpf_link__destroy(t->dispatch[i]);
 	ring_buffer__free(t->rb);
 	track_bpf__destroy(t->skel);
 	pdt_rules_free(t->rules);
@@ -746,11 +723,7 @@ void pdt_tracker_close(struct pdt_tracker *t)
 
 struct pdt_tracker *pdt_tracker_new(void)
 {
-	struct pdt_tracker *t = calloc(1, sizeof(struct pdt_tracker));
-
-	if (t)
-		t->dispatch_fd[0] = t->dispatch_fd[1] = -1;
-	return t;
+	return calloc(1, sizeof(struct pdt_tracker));
 }
 
 struct pdt_rules *pdt_tracker_rules(const struct pdt_tracker *t)

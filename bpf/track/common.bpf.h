@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Shared by the tracker's BPF sources: the maps (defined once in maps.bpf.c,
- * extern everywhere else, merged by llvm-link) and small helpers.
+ * extern everywhere else, linked by bpftool gen object) and small helpers.
  */
 #ifndef PDT_COMMON_BPF_H
 #define PDT_COMMON_BPF_H

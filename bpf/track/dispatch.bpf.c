@@ -117,11 +117,10 @@ extern bool bpf_session_is_return(void *ctx) __ksym;
  * and at return of each. A session is one fprobe, on the function graph tracer, where a
  * program at entry and one at return were two fprobes: the entry's own ftrace callback
  * cost a configfs rmdir about a third of its bracket. The return runs only when the
- * entry ran, so a skipped entry (counted) leaves no bracket to close. libbpf 1.1 has no
- * kprobe.session section: user space sets the attach type and makes the link
- * (tracker.c).
+ * entry ran, so a skipped entry (counted) leaves no bracket to close. User space attaches
+ * it to its functions by address (tracker.c).
  */
-SEC("kprobe.multi")
+SEC("kprobe.session")
 int pdt_bracket(struct pt_regs *ctx)
 {
 	void *a1 = (void *)PT_REGS_PARM1(ctx), *a2 = (void *)PT_REGS_PARM2(ctx);

@@ -2,9 +2,11 @@
 # Download Debian's packaged kernel (generic amd64 flavour from sid, or arm64's) into a
 # cache outside the work tree, and reuse it when it is already there.
 #
-# Usage: fetch-kernel.sh [--kunit | --busybox]
+# Usage: fetch-kernel.sh [--kunit | --tools | --busybox]
 #   --kunit  instead, the kernel's own KTAP parser (tools/testing/kunit from the suite's
 #            linux-source-7.2): prints the directory holding kunit_parser.py
+#   --tools  instead, tools/, kernel/bpf/ and scripts/ of that source (bpftool's,
+#            scripts/build-bpftool.sh): prints the directory holding them
 #   --busybox  instead, the suite's busybox-static for PDTRACE_ARCH (the guest's shell
 #            where that is not the host's architecture): prints the binary's path
 #   PDTRACE_CACHE      cache root (default: ${XDG_CACHE_HOME:-$HOME/.cache}/pdtrace)
@@ -67,26 +69,28 @@ download() { # package -> path of the .deb
 	ls "$dir"/"${pkg}"_*.deb | head -n1
 }
 
-# The KTAP parser of the kernel source the packaged kernel comes from, unpacked alone.
-kunit() {
+# The parts of the kernel source the packaged kernel comes from that user-space tools are
+# built or run from: tools/ (the KTAP parser, bpftool, libbpf's kernel copy), kernel/bpf/
+# (bpftool's disassembler) and scripts/, unpacked once. Prints the directory.
+ksource_tools() {
 	[ -d "$apt_dir/lists" ] && ls "$apt_dir"/lists/*Packages* >/dev/null 2>&1 || apt_update
 	local v dir
 	# shellcheck disable=SC2046
 	v=$(apt-cache $(apt_opts) show linux-source-7.2 2>/dev/null | sed -n 's/^Version: //p' | head -n1)
 	[ -n "$v" ] || { apt_update; v=$(apt-cache $(apt_opts) show linux-source-7.2 2>/dev/null | sed -n 's/^Version: //p' | head -n1); }
 	[ -n "$v" ] || die "no linux-source-7.2 in $suite"
-	dir=$cache/kunit-$v
-	if [ ! -f "$dir/kunit_parser.py" ]; then
+	dir=$cache/linux-tools-$v
+	if [ ! -f "$dir/tools/testing/kunit/kunit_parser.py" ]; then
 		tmp=$(mktemp -d "$cache/.fetch.XXXXXX")
 		trap 'rm -rf "$tmp"' EXIT
-		echo "fetch-kernel: downloading Debian's linux-source-7.2 $v ($suite) for its KTAP parser" >&2
+		echo "fetch-kernel: downloading Debian's linux-source-7.2 $v ($suite) for its tools" >&2
 		local deb
 		deb=$(download linux-source-7.2 "$tmp")
 		dpkg-deb --fsys-tarfile "$deb" | tar -xO ./usr/src/linux-source-7.2.tar.xz |
-			tar -xJ -C "$tmp" --wildcards '*/tools/testing/kunit/*.py' ||
-			die "cannot unpack tools/testing/kunit from $deb"
+			tar -xJ -C "$tmp" --wildcards '*/tools/*' '*/kernel/bpf/*' '*/scripts/*' ||
+			die "cannot unpack tools/ from $deb"
 		rm -rf "$dir"
-		mv "$tmp"/linux-source-7.2/tools/testing/kunit "$dir"
+		mv "$tmp"/linux-source-7.2 "$dir"
 	fi
 	echo "$dir"
 }
@@ -116,7 +120,11 @@ busybox() {
 
 main() {
 	if [ "${1:-}" = --kunit ]; then
-		kunit
+		echo "$(ksource_tools)/tools/testing/kunit"
+		return
+	fi
+	if [ "${1:-}" = --tools ]; then
+		ksource_tools
 		return
 	fi
 	if [ "${1:-}" = --busybox ]; then
