@@ -97,7 +97,7 @@ static int attach_walk(struct pdt_tracker *t)
 	LIBBPF_OPTS(bpf_iter_attach_opts, opts, .link_info = &linfo,
 		    .link_info_len = sizeof(linfo));
 
-	t->walk_link = bpf_program__attach_iter(t->skel->progs.pdt_walk, &opts);
+	t->walk_link = bpf_program__attach_iter(t->skel->progs.walk_task_file, &opts);
 	if (!t->walk_link) {
 		char line[160];
 

@@ -130,11 +130,12 @@ static void select_programs(struct pdt_tracker *t, const struct pdt_facts *f,
 		if (!strncmp(sec, "lsm/", 4)) {
 			h = pdt_hook_find_lsm(sec + 4);
 			ok = t->use_lsm && h && hook_present(f, h);
-		} else if (prog == t->skel->progs.pdt_walk) {
+		} else if (prog == t->skel->progs.walk_task_file) {
 			ok = !o->no_self_check; /* an iterator: run at stop, never attached */
-		} else if (prog == t->skel->progs.pdt_enter || prog == t->skel->progs.pdt_bracket ||
-			   prog == t->skel->progs.pdt_resolve ||
-			   prog == t->skel->progs.pdt_graph_index) {
+		} else if (prog == t->skel->progs.dispatch_entry ||
+			   prog == t->skel->progs.dispatch_session ||
+			   prog == t->skel->progs.resolve_kallsyms ||
+			   prog == t->skel->progs.fgraph_index) {
 			ok = true;
 		} else if (stack_cache_prog(prog)) {
 			/* PDTRACE_NO_STACK_CACHE=1 (a testing aid): the kernel unwinds every stack. */
@@ -215,7 +216,7 @@ static void resolve_names(struct pdt_tracker *t)
 	 * lookup fails: the links attach by name, the stack cache is off.
 	 */
 	if (getenv("PDTRACE_NO_RESOLVE") ||
-	    bpf_prog_test_run_opts(bpf_program__fd(t->skel->progs.pdt_resolve), &opts))
+	    bpf_prog_test_run_opts(bpf_program__fd(t->skel->progs.resolve_kallsyms), &opts))
 		return;
 	for (i = 0; i < n; i++)
 		*dst[i] = r->pdt_resolve_addrs[i];
@@ -345,7 +346,7 @@ static int graph_index(struct pdt_tracker *t)
 
 	t->skel->data_resolve->pdt_fgraph_idx = -1;
 	if (!t->skel->data_resolve->pdt_fgraph_ops_addr ||
-	    bpf_prog_test_run_opts(bpf_program__fd(t->skel->progs.pdt_graph_index), &opts))
+	    bpf_prog_test_run_opts(bpf_program__fd(t->skel->progs.fgraph_index), &opts))
 		return -1;
 	return t->skel->data_resolve->pdt_fgraph_idx;
 }
@@ -402,11 +403,12 @@ static int attach_programs(struct pdt_tracker *t)
 		struct bpf_program *prog = *s->progs[i].prog;
 		struct bpf_link *link;
 
-		if (!bpf_program__autoload(prog) || prog == t->skel->progs.pdt_walk ||
-		    prog == t->skel->progs.pdt_resolve || prog == t->skel->progs.pdt_graph_index)
+		if (!bpf_program__autoload(prog) || prog == t->skel->progs.walk_task_file ||
+		    prog == t->skel->progs.resolve_kallsyms || prog == t->skel->progs.fgraph_index)
 			continue;
-		if (prog == t->skel->progs.pdt_enter || prog == t->skel->progs.pdt_bracket) {
-			bool brackets = prog == t->skel->progs.pdt_bracket;
+		if (prog == t->skel->progs.dispatch_entry ||
+		    prog == t->skel->progs.dispatch_session) {
+			bool brackets = prog == t->skel->progs.dispatch_session;
 
 			t->dispatch[brackets] = attach_dispatcher(t, prog, brackets);
 			if (!t->dispatch[brackets])
@@ -641,7 +643,7 @@ static unsigned long long recursion_misses(struct pdt_tracker *t, bool dput)
 		__u32 len = sizeof(info);
 		int fd = bpf_program__fd(prog);
 
-		if (fd < 0 || (prog == t->skel->progs.track_dput) != dput ||
+		if (fd < 0 || (prog == t->skel->progs.dput) != dput ||
 		    bpf_obj_get_info_by_fd(fd, &info, &len))
 			continue;
 		if (info.recursion_misses && pdt_verbose)
@@ -691,8 +693,8 @@ void pdt_tracker_losses(struct pdt_tracker *t, unsigned long long *lost,
 			unsigned long long *map_full)
 {
 	*lost = counter(t, PDT_TC_LOST_EVENTS) + counter(t, PDT_TC_KIDS_UNCHECKED) +
-		recursion_misses(t, false) + link_missed(t->dispatch[0], "pdt_enter") +
-		link_missed(t->dispatch[1], "pdt_bracket") + graph_skipped(t);
+		recursion_misses(t, false) + link_missed(t->dispatch[0], "dispatch_entry") +
+		link_missed(t->dispatch[1], "dispatch_session") + graph_skipped(t);
 	*map_full = counter(t, PDT_TC_TASK_FULL) + counter(t, PDT_TC_SB_FULL) +
 		    counter(t, PDT_TC_STACKS_FULL);
 }

@@ -26,7 +26,7 @@ struct pdt_tracker {
 	__u64
 	    hook_addr[PDT_MAX_HOOKS]; /* pdt_hooks[i]'s address, looked up in the kernel (0: not) */
 	unsigned int links, by_addr;  /* the dispatchers' links; those attached by address */
-	struct bpf_link *dispatch[2]; /* the links of pdt_enter and pdt_bracket (tracker.c) */
+	struct bpf_link *dispatch[2]; /* dispatch_entry's and dispatch_session's links */
 	bool no_self_check;
 	/* Slots whose superblock the rules have heard of (its first event came through). */
 	unsigned char announced[PDT_SB_SLOTS / 8];

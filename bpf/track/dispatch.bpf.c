@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Every function pdtrace hooks that is entered with no lock held, behind two
- * kprobe.multi programs: pdt_enter at entry of most, pdt_bracket at entry and return of
+ * kprobe.multi programs: dispatch_entry at entry of most, dispatch_session at entry and return of
  * the brackets (a kprobe.session). A fentry program there could be preempted and make
  * the hook skip every other task's call meanwhile; a kprobe.multi program runs with
  * preemption off, so the kernel skips a run only when it nests in an interrupt over
@@ -76,7 +76,7 @@ static __always_inline int stack_floor(struct pt_regs *ctx, u64 hook, void *a1, 
 #endif
 
 SEC("kprobe.multi")
-int pdt_enter(struct pt_regs *ctx)
+int dispatch_entry(struct pt_regs *ctx)
 {
 	void *a1 = (void *)PT_REGS_PARM1(ctx), *a2 = (void *)PT_REGS_PARM2(ctx);
 	u64 hook;
@@ -121,7 +121,7 @@ extern bool bpf_session_is_return(void *ctx) __ksym;
  * it to its functions by address (tracker.c).
  */
 SEC("kprobe.session")
-int pdt_bracket(struct pt_regs *ctx)
+int dispatch_session(struct pt_regs *ctx)
 {
 	void *a1 = (void *)PT_REGS_PARM1(ctx), *a2 = (void *)PT_REGS_PARM2(ctx);
 	u64 hook;

@@ -9,7 +9,7 @@
 #include "elide.bpf.h"
 
 SEC("fentry/dput")
-int BPF_PROG(track_dput, struct dentry *dentry)
+int BPF_PROG(dput, struct dentry *dentry)
 {
 	struct pdt_event_full *e;
 

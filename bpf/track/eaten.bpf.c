@@ -30,7 +30,7 @@ static __noinline int kill_eaten(void *ctx, struct dentry *dentry)
  * misses. The culprit's caller is on the stack.
  */
 SEC("fentry/dentry_kill")
-int BPF_PROG(track_kill, struct dentry *dentry)
+int BPF_PROG(dentry_kill, struct dentry *dentry)
 {
 	PDT_FLOOR_RETURN;
 	if (!(dentry->d_flags & persistent_bit()) || dentry->d_lockref.count != 0)

@@ -50,7 +50,7 @@ static __always_inline void emit_module(struct module *mod, u16 type)
 
 /* load_module(), just before do_init_module(): its init has not run yet. */
 SEC("tp_btf/module_load")
-int BPF_PROG(track_module_load, struct module *mod)
+int BPF_PROG(module_load, struct module *mod)
 {
 	PDT_FLOOR_RETURN;
 	__sync_fetch_and_add(&pdt_sc_gen, 1); /* new ORC data: see stack_cache.bpf.h */
@@ -62,7 +62,7 @@ int BPF_PROG(track_module_load, struct module *mod)
 
 /* free_module(), first thing: its exit ran (or its init failed), its text is still there. */
 SEC("tp_btf/module_free")
-int BPF_PROG(track_module_free, struct module *mod)
+int BPF_PROG(module_free, struct module *mod)
 {
 	PDT_FLOOR_RETURN;
 	__sync_fetch_and_add(&pdt_sc_gen, 1);

@@ -3,7 +3,7 @@
  * Recursive removals: remember the outermost root per task, so that each
  * d_make_discardable() inside knows which removal it belongs to. configfs removes a
  * group's default groups itself (detach_groups()), then the group: configfs_rmdir()
- * counts as one. (Called from dispatch.bpf.c's pdt_bracket, at entry and return.)
+ * counts as one. (Called from dispatch.bpf.c's dispatch_session, at entry and return.)
  */
 #ifndef PDT_REMOVAL_BPF_H
 #define PDT_REMOVAL_BPF_H

@@ -36,7 +36,7 @@ static __always_inline void emit_move(struct dentry *moved, struct dentry *place
 }
 
 SEC("fentry/__d_move")
-int BPF_PROG(track_move, struct dentry *dentry, struct dentry *target, bool exchange)
+int BPF_PROG(__d_move, struct dentry *dentry, struct dentry *target, bool exchange)
 {
 	u32 bit = persistent_bit();
 

@@ -15,7 +15,7 @@ __u64 pdt_resolve_addrs[PDT_RESOLVE_MAX] SEC(".data.resolve"); /* out */
 __u32 pdt_resolve_n SEC(".data.resolve");
 
 SEC("syscall")
-int pdt_resolve(void *ctx)
+int resolve_kallsyms(void *ctx)
 {
 	u32 i;
 
@@ -37,7 +37,7 @@ __u64 pdt_fgraph_ops_addr SEC(".data.resolve");
 int pdt_fgraph_idx SEC(".data.resolve") = -1; /* out */
 
 SEC("syscall")
-int pdt_graph_index(void *ctx)
+int fgraph_index(void *ctx)
 {
 	struct fgraph_ops *g = (void *)pdt_fgraph_ops_addr;
 

@@ -65,7 +65,7 @@ static __noinline int unpin_streamed(void *ctx, struct dentry *dentry, u32 key)
 }
 
 SEC("fentry/select_collect_umount")
-int BPF_PROG(umount_unpin, void *data, struct dentry *dentry)
+int BPF_PROG(select_collect_umount, void *data, struct dentry *dentry)
 {
 	struct pdt_elided *m;
 	u32 key = 0, flags;
@@ -95,7 +95,7 @@ int BPF_PROG(umount_unpin, void *data, struct dentry *dentry)
 
 /* The same test as umount_check(): a leaf that is not the root with count 1. */
 SEC("fentry/umount_check")
-int BPF_PROG(umount_busy, void *data, struct dentry *dentry)
+int BPF_PROG(umount_check, void *data, struct dentry *dentry)
 {
 	struct pdt_event_full *e;
 

@@ -148,7 +148,7 @@ static __always_inline void emit_walk_event(struct dentry *root, u32 flags)
 }
 
 SEC("iter/task_file")
-int pdt_walk(struct bpf_iter__task_file *ctx)
+int walk_task_file(struct bpf_iter__task_file *ctx)
 {
 	struct file *file = ctx->file;
 	struct walk w = {};

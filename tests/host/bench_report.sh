@@ -18,10 +18,10 @@ cat >"$tmp/results" <<'EOF'
 @@R create-1 base 1 100 1.0 0 0
 @@R create-1 pdt 1 90 1.0 0 0
 @@A pdt 1 1300
-@@VI pdt pdt_enter 600
+@@VI pdt dispatch_entry 600
 @@VI pdt lsm_inode_rmdir/lsm_inode_unlink 150
 @@VI pdt lsm_inode_rmdir/lsm_inode_unlink 150
-@@PROG pdt 1 pdt_enter 3000 10
+@@PROG pdt 1 dispatch_entry 3000 10
 @@PROG pdt 1 lsm_inode_rmdir/lsm_inode_unlink 500 5
 @@PROG pdt 1 lsm_inode_rmdir/lsm_inode_unlink 700 5
 @@I settle 1 base 200
@@ -29,7 +29,7 @@ cat >"$tmp/results" <<'EOF'
 @@R create-1 base 2 110 1.0 0 0
 @@R create-1 pdt 2 95 1.0 0 0
 @@A pdt 2 1200
-@@PROG pdt 2 pdt_enter 1000 10
+@@PROG pdt 2 dispatch_entry 1000 10
 @@I settle 2 pdt 200
 @@W round 2 pdt: the CPUs were still busy 10 s after the tracer stopped
 @@R create-1 base 3 90 1.0 0 0
@@ -47,10 +47,10 @@ has "the medians and the change against untraced" '^create-1 +100 +90 \(-10\.0%\
 has "start to attached: the median of the rounds" '^start to attached \(ms\) +1250$' "$tmp/out"
 has "verified instructions: every program's summed" '^verified instructions +900$' "$tmp/out"
 has "bench.json: verified instructions, in all and program by program" \
-	'"verified_insns":\{"pdt":\{"total":900,"programs":\[\{"program":"pdt_enter","insns":600\},\{"program":"lsm_inode_rmdir/lsm_inode_unlink","insns":150\},' \
+	'"verified_insns":\{"pdt":\{"total":900,"programs":\[\{"program":"dispatch_entry","insns":600\},\{"program":"lsm_inode_rmdir/lsm_inode_unlink","insns":150\},' \
 	"$tmp/bench.json"
 has "stop to idle CPUs: the median of the rounds" '^stop to idle CPUs \(ms\) +400$' "$tmp/out"
-has "a program's time per run over all its rounds" '^  pdtrace +pdt_enter +200 +20$' "$tmp/out"
+has "a program's time per run over all its rounds" '^  pdtrace +dispatch_entry +200 +20$' "$tmp/out"
 has "programs of the same code: one line, their runs and time summed" \
 	'^  pdtrace +lsm_inode_rmdir/lsm_inode_unlink +120 +10$' "$tmp/out"
 has "a guest's warning reaches stderr" \

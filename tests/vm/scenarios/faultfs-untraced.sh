@@ -35,7 +35,7 @@ lost() {
 }
 
 lost untraced 1 "echo remove-untraced kdir >$a/ctl" "echo remove-untraced kdir >$c/ctl"
-expect_grep "pdt_bracket's link missed 1 calls" /tmp/untraced.err "the session link counts the call it missed"
+expect_grep "dispatch_session's link missed 1 calls" /tmp/untraced.err "the session link counts the call it missed"
 $PDTRACE check -f json -o /tmp/fvi.json -- sh -c "echo remove kdir >$b/ctl"
 expect_eq "$?" 0 "check, the same removal seen: exit 0"
 expect_grep '"complete":true,"lost_events":0,"map_full":0' /tmp/fvi.json "the removal seen: complete"

@@ -23,18 +23,18 @@ for i in $(seq 1 600); do
 done
 # "TAG INSNS" for each program descriptor of pdtrace's (a link's fdinfo names its
 # program's tag too, but has no verified_insns), and the dispatcher's tag (its kallsyms
-# name is bpf_prog_TAG_pdt_enter), both while it runs.
+# name is bpf_prog_TAG_dispatch_entry), both while it runs.
 for f in /proc/$p/fdinfo/*; do
 	awk '/^prog_tag:/ { t = $2 } /^verified_insns:/ { v = $2 } END { if (t != "" && v != "") print t, v }' "$f"
 done >/tmp/vb.progs
-disp=$(awk '$3 ~ /^bpf_prog_[0-9a-f]+_pdt_enter$/ { sub(/^bpf_prog_/, "", $3); sub(/_pdt_enter$/, "", $3); print $3; exit }' /proc/kallsyms)
+disp=$(awk '$3 ~ /^bpf_prog_[0-9a-f]+_dispatch_entry$/ { sub(/^bpf_prog_/, "", $3); sub(/_dispatch_entry$/, "", $3); print $3; exit }' /proc/kallsyms)
 kill -INT $p
 wait $p
 expect_eq "$?" 0 "trace exits 0"
 progs=$(wc -l </tmp/vb.progs)
 total=$(awk '{ s += $2 } END { print s + 0 }' /tmp/vb.progs)
 dinsns=$(awk -v t="$disp" '$1 == t { print $2; exit }' /tmp/vb.progs)
-echo "verified instructions: $total in $progs programs, the dispatcher (pdt_enter) ${dinsns:-?}"
+echo "verified instructions: $total in $progs programs, the dispatcher (dispatch_entry) ${dinsns:-?}"
 if [ "$progs" -ge 10 ]; then pass "$progs programs read"; else fail "only $progs BPF programs in pdtrace's fdinfo"; fi
 if [ "$total" -gt 0 ] && [ "$total" -le $total_budget ]; then
 	pass "all programs: $total verified instructions, at most $total_budget"
