@@ -241,6 +241,13 @@ $(OUTPUT)/tests/%: tests/unit/%.c tests/unit/fixtures.h $(SAN_CORE_LIB) $(HEADER
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -DPDT_SRCDIR='"$(CURDIR)"' $< $(SAN_CORE_LIB) -lcmocka -lz -o $@
 
+# The table of hooks against the tracker's object as built (opened with libbpf).
+$(OUTPUT)/tests/test_hooks: tests/unit/test_hooks.c $(SAN_CORE_LIB) $(HEADERS) $(OUTPUT)/track.bpf.o
+	$(Q)mkdir -p $(@D)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -DPDT_TRACK_OBJ='"$(abspath $(OUTPUT))/track.bpf.o"' $< \
+		$(SAN_CORE_LIB) $(LIBBPF_OBJ) -lcmocka -lelf -lz -lzstd -o $@
+
 $(OUTPUT)/san/%.o: src/%.c $(HEADERS) $(SKELS) $(LIBBPF_OBJ)
 	$(Q)mkdir -p $(@D)
 	$(call msg,CC-SAN,$@)

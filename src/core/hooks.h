@@ -26,6 +26,15 @@ struct pdt_hook {
 	 * instead of the dispatcher where the BPF LSM is active. NULL: none.
 	 */
 	const char *lsm;
+	/*
+	 * Where a reader goes next: the BPF program on it (a dispatcher, or its own, named
+	 * after the function), the function of bpf/track/ the program calls for it, and the
+	 * event that may follow (enum pdt_event_type; 0: none, a mark the next event reads).
+	 * tests/unit/test_hooks.c checks the programs against the BPF object.
+	 */
+	const char *program;
+	const char *handler;
+	unsigned int event;
 };
 
 #define PDT_MAX_HOOKS 32 /* at least pdt_nhooks */
