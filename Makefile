@@ -157,14 +157,19 @@ $(OUTPUT)/%.skel.h: $(OUTPUT)/%.bpf.o | $(BPFTOOL)
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< > $@
 
-$(OUTPUT)/core/%.o: src/core/%.c $(wildcard src/core/*.h include/*.h)
-	$(Q)mkdir -p $(@D)
-	$(call msg,CC,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) -DPDT_VERSION_STR='"$(VERSION)"' -c $< -o $@
+# The core library, built three ways (DIR, compiler, flags): for the binary, for the unit
+# tests under the sanitizers (OUTPUT/san) and for the fuzzers (OUTPUT/fuzz).
+define core_lib
+$(1)/core/%.o: src/core/%.c $$(wildcard src/core/*.h include/*.h)
+	$$(Q)mkdir -p $$(@D)
+	$$(call msg,CC,$$@)
+	$$(Q)$(2) $(3) -DPDT_VERSION_STR='"$$(VERSION)"' -c $$< -o $$@
 
-$(CORE_LIB): $(patsubst src/core/%.c,$(OUTPUT)/core/%.o,$(CORE_SRCS))
-	$(call msg,AR,$@)
-	$(Q)rm -f $@ && $(AR) rcs $@ $^
+$(1)/core/libpdtcore.a: $$(patsubst src/core/%.c,$(1)/core/%.o,$$(CORE_SRCS))
+	$$(call msg,AR,$$@)
+	$$(Q)rm -f $$@ && $$(AR) rcs $$@ $$^
+endef
+$(eval $(call core_lib,$(OUTPUT),$$(CC),$$(ALL_CFLAGS)))
 
 $(OUTPUT)/%.o: src/%.c $(HEADERS) $(SKELS) $(LIBBPF_OBJ) | $(OUTPUT)
 	$(call msg,CC,$@)
@@ -180,32 +185,18 @@ GUEST_TOOLS := $(OUTPUT)/guest-tools/pdt-fsop $(OUTPUT)/guest-tools/pdt-bpfpin \
 	$(OUTPUT)/guest-tools/pdt-runas $(OUTPUT)/guest-tools/pdt-jsonck \
 	$(OUTPUT)/guest-tools/pdt-recstat
 
-$(OUTPUT)/guest-tools/pdt-runas: tests/vm/guest-tools/pdt-runas.c
+# Each one C file, static; a tool's extra sources and libraries in GUEST_LIBS.
+$(OUTPUT)/guest-tools/%: tests/vm/guest-tools/%.c
 	$(Q)mkdir -p $(@D)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) -static $< -o $@
-
-$(OUTPUT)/guest-tools/pdt-jsonck: tests/vm/guest-tools/pdt-jsonck.c
-	$(Q)mkdir -p $(@D)
-	$(call msg,CC,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) -static $< -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) -static $< $(GUEST_LIBS) -o $@
 
 # The event types' names and the file format's constants are pdtrace's own.
-$(OUTPUT)/guest-tools/pdt-recstat: tests/vm/guest-tools/pdt-recstat.c src/core/event_names.c \
-		src/core/event_names.h src/core/recfile.h include/pdtrace.h
-	$(Q)mkdir -p $(@D)
-	$(call msg,CC,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) -static $< src/core/event_names.c -o $@
-
-$(OUTPUT)/guest-tools/pdt-fsop: tests/vm/guest-tools/pdt-fsop.c
-	$(Q)mkdir -p $(@D)
-	$(call msg,CC,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) -static $< -o $@
-
-$(OUTPUT)/guest-tools/pdt-bpfpin: tests/vm/guest-tools/pdt-bpfpin.c $(LIBBPF_OBJ)
-	$(Q)mkdir -p $(@D)
-	$(call msg,CC,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) $< $(STATIC_LIBS) -o $@
+$(OUTPUT)/guest-tools/pdt-recstat: GUEST_LIBS = src/core/event_names.c
+$(OUTPUT)/guest-tools/pdt-recstat: src/core/event_names.c src/core/event_names.h src/core/recfile.h \
+	include/pdtrace.h
+$(OUTPUT)/guest-tools/pdt-bpfpin: GUEST_LIBS = $(STATIC_LIBS)
+$(OUTPUT)/guest-tools/pdt-bpfpin: $(LIBBPF_OBJ)
 
 # pdtrace with a table of 4 kernel stacks, which a few kernel-made entries fill: the
 # guest's pdtrace-tiny-kstacks, for vm/stacks-full (BPF_EXTRA=-DPDT_KSTACK_BITS=2).
@@ -227,14 +218,7 @@ SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-
 SAN_CORE_LIB := $(OUTPUT)/san/core/libpdtcore.a
 SAN_OBJS := $(patsubst src/%.c,$(OUTPUT)/san/%.o,$(APP_SRCS))
 
-$(OUTPUT)/san/core/%.o: src/core/%.c $(wildcard src/core/*.h include/*.h)
-	$(Q)mkdir -p $(@D)
-	$(call msg,CC-SAN,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -DPDT_VERSION_STR='"$(VERSION)"' -c $< -o $@
-
-$(SAN_CORE_LIB): $(patsubst src/core/%.c,$(OUTPUT)/san/core/%.o,$(CORE_SRCS))
-	$(call msg,AR,$@)
-	$(Q)rm -f $@ && $(AR) rcs $@ $^
+$(eval $(call core_lib,$(OUTPUT)/san,$$(CC),$$(ALL_CFLAGS) $$(SAN_FLAGS)))
 
 $(OUTPUT)/tests/%: tests/unit/%.c tests/unit/fixtures.h $(SAN_CORE_LIB) $(HEADERS)
 	$(Q)mkdir -p $(@D)
@@ -402,37 +386,20 @@ clean:
 # The reader, rules engine and report writers: plain C, built for the fuzzer.
 FUZZ_CC ?= clang
 FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	$(WARN) -std=gnu11 -D_GNU_SOURCE -Iinclude -Isrc -Isrc/core -DPDT_VERSION_STR='"$(VERSION)"'
+	$(WARN) -std=gnu11 -D_GNU_SOURCE -Iinclude -Isrc -Isrc/core
 FUZZ_CORE_LIB := $(OUTPUT)/fuzz/core/libpdtcore.a
 FUZZ_TIME ?= 60
 
-$(OUTPUT)/fuzz/core/%.o: src/core/%.c $(wildcard src/core/*.h include/*.h)
-	$(Q)mkdir -p $(@D)
-	$(call msg,FUZZ-CC,$@)
-	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -c $< -o $@
+$(eval $(call core_lib,$(OUTPUT)/fuzz,$$(FUZZ_CC),$$(FUZZ_CFLAGS)))
 
-$(FUZZ_CORE_LIB): $(patsubst src/core/%.c,$(OUTPUT)/fuzz/core/%.o,$(CORE_SRCS))
-	$(call msg,AR,$@)
-	$(Q)rm -f $@ && $(AR) rcs $@ $^
+# One fuzzer per input users hand us (tests/fuzz/README.md): recordings and reports
+# (fuzz_report), suppression files (fuzz_suppress), --baseline reports (fuzz_baseline).
+FUZZERS := $(patsubst tests/fuzz/%.c,$(OUTPUT)/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
 
-$(OUTPUT)/fuzz/fuzz_report: tests/fuzz/fuzz_report.c $(FUZZ_CORE_LIB) $(HEADERS)
+$(OUTPUT)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_CORE_LIB) $(HEADERS)
 	$(Q)mkdir -p $(@D)
 	$(call msg,FUZZ-CC,$@)
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) $< $(FUZZ_CORE_LIB) -lz -o $@
-
-# The suppression-file parser and matcher (--suppressions): files users write.
-$(OUTPUT)/fuzz/fuzz_suppress: tests/fuzz/fuzz_suppress.c $(FUZZ_CORE_LIB) $(HEADERS)
-	$(Q)mkdir -p $(@D)
-	$(call msg,FUZZ-CC,$@)
-	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) $< $(FUZZ_CORE_LIB) -lz -o $@
-
-# The --baseline reader: JSON reports from wherever CI keeps them.
-$(OUTPUT)/fuzz/fuzz_baseline: tests/fuzz/fuzz_baseline.c $(FUZZ_CORE_LIB) $(HEADERS)
-	$(Q)mkdir -p $(@D)
-	$(call msg,FUZZ-CC,$@)
-	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) $< $(FUZZ_CORE_LIB) -lz -o $@
-
-FUZZERS := $(OUTPUT)/fuzz/fuzz_report $(OUTPUT)/fuzz/fuzz_suppress $(OUTPUT)/fuzz/fuzz_baseline
 
 # CI: the corpus as regression tests, then a bounded session (FUZZ_TIME seconds). TAP.
 fuzz-smoke: $(FUZZERS)
