@@ -86,14 +86,34 @@ static char *read_config(const char *path)
 		if (cap - len < 2)
 			break;
 	}
+	/* A gzip stream cut short reads as far as it goes, then Z_BUF_ERROR: refuse it. */
+	if (n >= 0)
+		gzerror(gz, &n);
 	gzclose(gz);
-	if (n < 0) {
+	if (n < 0 || n == Z_BUF_ERROR) {
 		free(text);
-		errno = EIO;
+		errno = n == Z_BUF_ERROR ? ENODATA : EIO;
 		return NULL;
 	}
 	text[len] = '\0';
 	return text;
+}
+
+/* The kernels pdtrace is checked on: Debian's 7.2 (docs/kernel.md). */
+#define CHECKED_MAJOR 7
+#define CHECKED_MINOR 2
+
+/* Whether release ("6.18.0-rc1") is older than the kernels pdtrace is checked on. */
+static bool before_checked(const char *release, size_t len)
+{
+	char buf[32];
+	unsigned int major, minor;
+
+	snprintf(buf, sizeof(buf), "%.*s", (int)(len < sizeof(buf) ? len : sizeof(buf) - 1),
+		 release);
+	if (sscanf(buf, "%u.%u", &major, &minor) != 2)
+		return false;
+	return major < CHECKED_MAJOR || (major == CHECKED_MAJOR && minor < CHECKED_MINOR);
 }
 
 /* One line per option; returns how many required ones are missing. */
@@ -126,8 +146,14 @@ static int print_config(const char *text, bool only_missing)
 static int check_config(const char *path)
 {
 	char *text = read_config(path);
+	const char *release;
+	size_t rlen = 0;
+	bool old;
 	int missing;
 
+	if (!text && errno == ENODATA)
+		pdt_die(PDT_EXIT_ERROR, "%s: '%s' is truncated (its gzip stream ends early)",
+			doctor_name, path);
 	if (!text)
 		pdt_die(PDT_EXIT_ERROR, "%s: cannot read '%s': %s", doctor_name, path,
 			strerror(errno));
@@ -136,16 +162,30 @@ static int check_config(const char *path)
 		pdt_die(PDT_EXIT_ERROR, "%s: '%s' is not a kernel configuration (no CONFIG_ line)",
 			doctor_name, path);
 	}
-	printf("pdtrace doctor: kernel configuration %s\n", path);
+	release = pdt_kconfig_release(text, &rlen);
+	if (release)
+		printf("pdtrace doctor: kernel configuration %s (Linux %.*s)\n", path, (int)rlen,
+		       release);
+	else
+		printf("pdtrace doctor: kernel configuration %s\n", path);
 	missing = print_config(text, false);
-	free(text);
+	old = release && before_checked(release, rlen);
 	if (missing)
 		printf(
 		    "problem: %d required option%s missing: pdtrace cannot trace on this kernel\n",
 		    missing, missing == 1 ? "" : "s");
+	if (old)
+		printf(
+		    "problem: Linux %.*s is older than the kernels pdtrace is checked on (%d.%d): "
+		    "a configuration cannot show whether it has the persistent-dentry API; run "
+		    "'pdtrace doctor' on it\n",
+		    (int)rlen, release, CHECKED_MAJOR, CHECKED_MINOR);
+	free(text);
 	printf("verdict: %s\n", missing ? "this configuration does not let pdtrace trace"
+				: old	? "this configuration has the options pdtrace needs; "
+					  "the kernel may lack the API"
 					: "this configuration lets pdtrace trace");
-	return missing ? PDT_EXIT_ERROR : PDT_EXIT_OK;
+	return missing || old ? PDT_EXIT_ERROR : PDT_EXIT_OK;
 }
 
 /* The running kernel's configuration, when it has one to read: the options it lacks. */

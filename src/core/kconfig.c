@@ -31,21 +31,57 @@ const struct pdt_kconfig_need pdt_kconfig_needs[] = {
 
 const size_t pdt_kconfig_nneeds = sizeof(pdt_kconfig_needs) / sizeof(pdt_kconfig_needs[0]);
 
+/* line's length without its end of line, "\n" or "\r\n" (a file from another system). */
+static size_t line_len(const char *line, const char **next)
+{
+	const char *end = strchr(line, '\n');
+	size_t n = end ? (size_t)(end - line) : strlen(line);
+
+	*next = end ? end + 1 : NULL;
+	return n && line[n - 1] == '\r' ? n - 1 : n;
+}
+
+/*
+ * As kconfig reads a .config: the last line that sets or unsets the option wins
+ * ("CONFIG_X=..." or "# CONFIG_X is not set").
+ */
 const char *pdt_kconfig_value(const char *text, const char *option, size_t *len)
 {
 	size_t n = strlen(option);
-	const char *line = text;
+	const char *line = text, *next, *val = NULL;
 
-	while (line && *line) {
-		const char *end = strchr(line, '\n');
+	for (; line && *line; line = next) {
+		size_t l = line_len(line, &next);
 
-		if (!strncmp(line, option, n) && line[n] == '=') {
-			const char *v = line + n + 1;
-
-			*len = end ? (size_t)(end - v) : strlen(v);
-			return v;
+		if (l > n && !strncmp(line, option, n) && line[n] == '=') {
+			val = line + n + 1;
+			*len = l - n - 1;
+		} else if (l == n + 13 && !strncmp(line, "# ", 2) &&
+			   !strncmp(line + 2, option, n) &&
+			   !strncmp(line + 2 + n, " is not set", 11)) {
+			val = NULL;
 		}
-		line = end ? end + 1 : NULL;
+	}
+	return val;
+}
+
+const char *pdt_kconfig_release(const char *text, size_t *len)
+{
+	const char *line = text, *next;
+
+	/* "# Linux/x86 7.2.13 Kernel Configuration", among the first comment lines. */
+	for (; line && *line == '#'; line = next) {
+		size_t l = line_len(line, &next);
+		const char *v, *e;
+
+		if (l < 9 || strncmp(line, "# Linux/", 8) || !(v = memchr(line + 8, ' ', l - 8)))
+			continue;
+		v++;
+		e = memchr(v, ' ', l - (size_t)(v - line));
+		if (!e || e == v || strncmp(e, " Kernel Configuration", 21))
+			continue;
+		*len = (size_t)(e - v);
+		return v;
 	}
 	return NULL;
 }

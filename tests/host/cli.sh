@@ -67,6 +67,25 @@ for f in "$tmp/nobtf.config" "$tmp/nobtf.config.gz"; do
 		ok "doctor --config $(basename "$f"): names what is missing and what it costs" ||
 		not_ok "doctor --config $(basename "$f"): names what is missing and what it costs" "$(cat "$tmp/out")"
 done
+# As kconfig reads a .config: the last line about an option wins; CRLF lines read the same.
+{ cat "$frag"; echo '# CONFIG_FPROBE is not set'; } >"$tmp/last.config"
+run "doctor --config: the last line about an option wins" 2 doctor --config "$tmp/last.config"
+grep -q '^CONFIG_FPROBE  *MISSING' "$tmp/out" && ok "doctor --config: FPROBE unset by its last line" ||
+	not_ok "doctor --config: FPROBE unset by its last line" "$(cat "$tmp/out")"
+sed 's/$/\r/' "$frag" >"$tmp/crlf.config"
+run "doctor --config of a CRLF file" 0 doctor --config "$tmp/crlf.config"
+# A gzip'd configuration cut short is refused, not read as far as it goes.
+gzip -c "$frag" | head -c 200 >"$tmp/cut.config.gz"
+run "doctor --config of a truncated .gz" 2 doctor --config "$tmp/cut.config.gz"
+one_line_error "doctor --config of a truncated .gz" "is truncated"
+# The release in its header: older than the kernels pdtrace is checked on, no "lets trace".
+{ echo '# Linux/x86 6.18.0 Kernel Configuration'; cat "$frag"; } >"$tmp/old.config"
+run "doctor --config of a 6.18 configuration" 2 doctor --config "$tmp/old.config"
+grep -q '^pdtrace doctor: kernel configuration .* (Linux 6.18.0)$' "$tmp/out" &&
+	grep -q '^problem: Linux 6.18.0 is older than the kernels pdtrace is checked on' "$tmp/out" &&
+	! grep -q 'lets pdtrace trace' "$tmp/out" &&
+	ok "doctor --config: a 6.18 configuration is not said to let pdtrace trace" ||
+	not_ok "doctor --config: a 6.18 configuration is not said to let pdtrace trace" "$(cat "$tmp/out")"
 run "doctor --config of a missing file" 2 doctor --config "$tmp/nonexistent"
 one_line_error "doctor --config of a missing file" "doctor: cannot read '$tmp/nonexistent'"
 run "doctor --config of something else" 2 doctor --config "$top/README.md"

@@ -46,6 +46,47 @@ static void test_enabled(void **state)
 	assert_false(pdt_kconfig_enabled("", "CONFIG_BPF"));
 }
 
+/* kconfig's reading: the last line wins, a CRLF file reads the same. */
+static void test_last_wins_crlf(void **state)
+{
+	static const char twice[] = "CONFIG_A=y\n# CONFIG_B is not set\nCONFIG_A=m\nCONFIG_B=y\n"
+				    "CONFIG_C=y\n# CONFIG_C is not set\n";
+	static const char crlf[] = "# Linux/x86 7.2.13 Kernel Configuration\r\nCONFIG_A=y\r\n"
+				   "# CONFIG_B is not set\r\nCONFIG_N=64\r\n";
+	const char *v;
+	size_t len;
+
+	(void)state;
+	v = pdt_kconfig_value(twice, "CONFIG_A", &len);
+	assert_non_null(v);
+	assert_int_equal(len, 1);
+	assert_int_equal(*v, 'm');
+	assert_true(pdt_kconfig_enabled(twice, "CONFIG_B"));
+	assert_false(pdt_kconfig_enabled(twice, "CONFIG_C"));
+	assert_true(pdt_kconfig_enabled(crlf, "CONFIG_A"));
+	assert_false(pdt_kconfig_enabled(crlf, "CONFIG_B"));
+	v = pdt_kconfig_value(crlf, "CONFIG_N", &len);
+	assert_int_equal(len, 2);
+	assert_memory_equal(v, "64", 2);
+}
+
+static void test_release(void **state)
+{
+	static const char cfg[] = "#\n# Automatically generated file; DO NOT EDIT.\n"
+				  "# Linux/arm64 6.18.0-rc1 Kernel Configuration\n#\nCONFIG_A=y\n";
+	const char *v;
+	size_t len;
+
+	(void)state;
+	v = pdt_kconfig_release(cfg, &len);
+	assert_non_null(v);
+	assert_int_equal(len, 10);
+	assert_memory_equal(v, "6.18.0-rc1", 10);
+	assert_null(pdt_kconfig_release(config, &len));
+	assert_null(
+	    pdt_kconfig_release("CONFIG_A=y\n# Linux/x86 7.2 Kernel Configuration\n", &len));
+}
+
 /* Every option doctor looks for has a reason, and the required ones come first. */
 static void test_needs_table(void **state)
 {
@@ -67,8 +108,8 @@ static void test_needs_table(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_values),
-		cmocka_unit_test(test_enabled),
+		cmocka_unit_test(test_values),	       cmocka_unit_test(test_enabled),
+		cmocka_unit_test(test_last_wins_crlf), cmocka_unit_test(test_release),
 		cmocka_unit_test(test_needs_table),
 	};
 
