@@ -261,15 +261,18 @@ static void text_merge(FILE *fp, const struct pdt_merge *m)
 		text_distinct(fp, m, &m->v[i]);
 	for (i = 0; i < m->nrecs; i++) {
 		total += m->recs[i].findings + m->recs[i].unlisted;
-		fprintf(fp, "recording: %s: %llu findings%s%s\n",
+		fprintf(fp, "recording: %s: %llu finding%s%s%s\n",
 			pdt_text_esc(file, sizeof(file), m->recs[i].file), m->recs[i].findings,
+			m->recs[i].findings == 1 ? "" : "s",
 			m->recs[i].unlisted ? " (and more not listed)" : "",
 			m->recs[i].complete ? "" : ", INCOMPLETE: findings may be missing");
 	}
-	fprintf(fp,
-		"merged: %zu recordings, %llu findings, %zu distinct signatures, %llu suppressed, "
-		"%llu known\n",
-		m->nrecs, total, m->n, m->suppressed, m->known);
+	fprintf(
+	    fp,
+	    "summary: %zu recording%s, %llu finding%s, %zu distinct signature%s, %llu suppressed, "
+	    "%llu known\n",
+	    m->nrecs, m->nrecs == 1 ? "" : "s", total, total == 1 ? "" : "s", m->n,
+	    m->n == 1 ? "" : "s", m->suppressed, m->known);
 }
 
 /* ---- JSON ----------------------------------------------------------------- */

@@ -78,7 +78,10 @@ void pdt_merge_junit(FILE *fp, const struct pdt_merge *m)
 				"    <failure type=\"%s\" message=\"%s: ", pdt_kind_name(d->kind),
 				d->rule);
 			pdt_xml_str(fp, d->path);
-			fprintf(fp, " (%llu times)\">", d->count);
+			if (d->count == 1)
+				fputs(" (once)\">", fp);
+			else
+				fprintf(fp, " (%llu times)\">", d->count);
 			if (body)
 				pdt_xml_str(fp, body);
 			fputs("</failure>\n", fp);

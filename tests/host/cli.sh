@@ -243,7 +243,7 @@ timeout 60 "$bin" report "$tmp/fifodir" >"$tmp/out" 2>"$tmp/err"
 rc=$?
 [ "$rc" -eq 0 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
 	grep -qx "pdtrace: report: skipping '$tmp/fifodir/b.pdtrec': a FIFO, not a recording" "$tmp/err" &&
-	grep -q '^merged: 1 recordings, 0 findings' "$tmp/out" &&
+	grep -q '^summary: 1 recording, 0 findings' "$tmp/out" &&
 	ok "report DIR with a FIFO named *.pdtrec: skipped with one warning, the rest reported" ||
 	not_ok "report DIR with a FIFO named *.pdtrec: skipped with one warning, the rest reported" "exit $rc" "$(cat "$tmp/err")"
 rm "$tmp/fifodir/a.pdtrec"
@@ -423,14 +423,14 @@ one_line_error "check --baseline twice" "check: --baseline given twice"
 # Several recordings, or a directory of them: one report, findings deduplicated by
 # signature, with their counts and recordings.
 run "report of the corpus directory" 1 report "$corpus"
-grep -q '^merged: 14 recordings, 8 findings, 8 distinct signatures, 0 suppressed, 0 known$' "$tmp/out" &&
+grep -q '^summary: 14 recordings, 8 findings, 8 distinct signatures, 0 suppressed, 0 known$' "$tmp/out" &&
 	grep -q "^recording: $corpus/rec-killed-truncated.pdtrec: 0 findings, INCOMPLETE" "$tmp/out" &&
 	ok "report DIR: every recording, each finding once" || not_ok "report DIR: every recording, each finding once" "$(tail -20 "$tmp/out")"
 o=$corpus/rec-faultfs-orphan.pdtrec
 run "report of one recording twice and another" 1 report "$o" "$rm_rec" "$o"
 grep -qx "  seen 2 times in 2 recordings: $o (1), $o (1)" "$tmp/out" &&
 	[ "$(grep -c '^leak: orphaned: ' "$tmp/out")" = 1 ] &&
-	grep -q '^merged: 3 recordings, 4 findings, 3 distinct signatures' "$tmp/out" &&
+	grep -q '^summary: 3 recordings, 4 findings, 3 distinct signatures' "$tmp/out" &&
 	ok "report A B A: the same bug once, seen twice" || not_ok "report A B A: the same bug once, seen twice" "$(cat "$tmp/out")"
 "$bin" report --gen-suppressions "$o" 2>/dev/null | sed -n '/^{$/,/^}$/p' >"$tmp/orphan.supp"
 run "report -f json of several, all suppressed" 0 report -f json --suppressions "$tmp/both.supp" --suppressions "$tmp/orphan.supp" "$o" "$rm_rec" "$o"

@@ -49,7 +49,7 @@ static void test_dedup(void **state)
 	assert_non_null(strstr(s, "  seen 5 times in 3 recordings: a.pdtrec (1), b.pdtrec (2), "
 				  "c.pdtrec (2)\n"));
 	assert_non_null(strstr(s, "  seen 1 time in 1 recording: a.pdtrec (1)\n"));
-	assert_non_null(strstr(s, "merged: 3 recordings, 6 findings, 2 distinct signatures, 0 "
+	assert_non_null(strstr(s, "summary: 3 recordings, 6 findings, 2 distinct signatures, 0 "
 				  "suppressed, 0 known\n"));
 	free(s);
 	s = render(m, PDT_FMT_JSON);
