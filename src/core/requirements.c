@@ -134,7 +134,9 @@ static void eval_api(const struct pdt_facts *f, struct pdt_verdict *v)
 	}
 	if (missing[0])
 		add_problem(v,
-			    "kernel %s lacks the persistent-dentry API (missing from its BTF: %s)",
+			    "kernel %s lacks the persistent-dentry API (missing from its BTF: %s): "
+			    "pdtrace needs a kernel that has it, such as Debian's 7.2 (pdtrace's "
+			    "'make demo' boots one in a VM)",
 			    f->release, missing);
 }
 

@@ -46,7 +46,7 @@ struct pdt_row {
 struct pdt_verdict {
 	struct pdt_row rows[PDT_MAX_ROWS];
 	int nrows;
-	char problems[PDT_MAX_PROBLEMS][240]; /* one line each: why tracing cannot work */
+	char problems[PDT_MAX_PROBLEMS][320]; /* one line each: why tracing cannot work */
 	int nproblems;
 	bool can_trace;
 };

@@ -141,9 +141,16 @@ static int parse_kind(struct parser *p, char *line)
 	if (!has_wild(line) && !known_kind(line))
 		return fail(p, "unknown kind '%s' (leak, imbalance, illegal-removal, or a pattern)",
 			    quote(q, sizeof(q), line));
-	if (!has_wild(colon + 1) && !pdt_rule_name(colon + 1))
-		return fail(p, "unknown rule '%s' (see docs/findings.md, or a pattern)",
-			    quote(q, sizeof(q), colon + 1));
+	if (!has_wild(colon + 1) && !pdt_rule_name(colon + 1)) {
+		char names[512] = "";
+		size_t k, n = 0;
+
+		for (k = 0; k < PDT_R_MAX && n < sizeof(names); k++)
+			n += (size_t)snprintf(names + n, sizeof(names) - n, "%s%s", k ? ", " : "",
+					      pdt_rule_table[k].name);
+		return fail(p, "unknown rule '%s' (%s, or a pattern)",
+			    quote(q, sizeof(q), colon + 1), names);
+	}
 	if (set_pattern(p, &p->e->kind, line, "kind") ||
 	    set_pattern(p, &p->e->rule, colon + 1, "rule"))
 		return -1;

@@ -98,9 +98,12 @@ static void test_kernel_without_api_and_eperm(void **state)
 	pdt_evaluate(&f, &v);
 	assert_false(v.can_trace);
 	assert_int_equal(v.nproblems, 2);
-	assert_string_equal(v.problems[0],
-			    "kernel 6.18.44 lacks the persistent-dentry API (missing from its BTF: "
-			    "d_make_persistent(), d_make_discardable(), DCACHE_PERSISTENT)");
+	assert_string_equal(
+	    v.problems[0],
+	    "kernel 6.18.44 lacks the persistent-dentry API (missing from its BTF: "
+	    "d_make_persistent(), d_make_discardable(), DCACHE_PERSISTENT): pdtrace "
+	    "needs a kernel that has it, such as Debian's 7.2 (pdtrace's 'make demo' "
+	    "boots one in a VM)");
 	assert_non_null(strstr(v.problems[1], "attaching fentry programs is not permitted here "
 					      "(EPERM on dput(); lockdown: none)"));
 	assert_int_equal(row(&v, "d_make_persistent()")->status, PDT_ST_MISSING);
