@@ -209,24 +209,6 @@ struct pdt_elided_event {
 #define PDT_W_ELIDED (1u << 3) /* in the BPF side's set of elided entries */
 
 /*
- * The stack cache (x86-64, bpf/track/stack_cache.bpf.h): the kprobe.multi programs
- * unwind by themselves, with the ORC entries the kernel's own unwinds looked up. Its
- * figures, in the tracker's .bss (pdt_sc_stats); none of them is a loss.
- */
-enum pdt_sc_stat {
-	PDT_SC_HIT,	  /* a stack unwound from the cache's steps */
-	PDT_SC_MISS,	  /* a return address without a step: bpf_get_stack() */
-	PDT_SC_CONFIRMED, /* a hit unwound by the kernel too (one in so many), and equal */
-	PDT_SC_WRONG,	  /* ... that disagreed: a bug in pdtrace (the kernel's unwind was kept) */
-	PDT_SC_LEARNED,	  /* return addresses whose ORC entry it keeps */
-	PDT_SC_FULL,	  /* ... and ones it found no room for */
-	PDT_SC_PATH,	  /* hits whose every step was a kept path's (no lookup) */
-	PDT_SC_SAME,	  /* ... that were the path's last unwind, its words read again */
-	PDT_SC_UNLISTED,  /* a hooked function's path looked up by a hash: not in the table */
-	PDT_SC_STAT_MAX,
-};
-
-/*
  * Indexes of the tracker's counters (pdt_counters in its .bss). Each makes the data
  * incomplete.
  */

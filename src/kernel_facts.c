@@ -104,12 +104,11 @@ static enum pdt_func_state find_in_module(const struct btf_scan *vmlinux, const 
 }
 
 /* What the one pass over vmlinux BTF looks for, beyond each hook's function. */
-enum { W_LSM, W_ORC_FIND, W_EXECMEM_FREE, W_PERSISTENT, W_EXTRA };
+enum { W_LSM, W_PERSISTENT, W_EXTRA };
 
 /*
- * Every hook's function (or tracepoint typedef), the BPF LSM's inode_create hook, the
- * stack cache's functions (bpf/track/stack_cache.bpf.c, x86-64's ORC unwinder) and the
- * DCACHE_PERSISTENT flag, in one pass over vmlinux BTF. A hook in a module not found
+ * Every hook's function (or tracepoint typedef), the BPF LSM's inode_create hook and
+ * the DCACHE_PERSISTENT flag, in one pass over vmlinux BTF. A hook in a module not found
  * there is looked for in its module's BTF. Returns 0 or -errno.
  */
 static int find_names(const struct btf_scan *btf, struct pdt_facts *f)
@@ -117,8 +116,6 @@ static int find_names(const struct btf_scan *btf, struct pdt_facts *f)
 	char names[PDT_MAX_HOOKS][64];
 	struct btf_want w[PDT_MAX_HOOKS + W_EXTRA] = {
 		[W_LSM] = { .name = "bpf_lsm_inode_create", .kind = BTF_KIND_FUNC },
-		[W_ORC_FIND] = { .name = "__orc_find", .kind = BTF_KIND_FUNC },
-		[W_EXECMEM_FREE] = { .name = "execmem_free", .kind = BTF_KIND_FUNC },
 		[W_PERSISTENT] = { .name = "dentry_flags",
 				   .kind = BTF_KIND_ENUM,
 				   .member = "DCACHE_PERSISTENT" },
@@ -141,7 +138,6 @@ static int find_names(const struct btf_scan *btf, struct pdt_facts *f)
 		else if (pdt_hooks[i].module)
 			f->funcs[i] = find_in_module(btf, &pdt_hooks[i]);
 	f->bpf_lsm = w[W_LSM].found && bpf_lsm_active();
-	f->orc_hooks = w[W_ORC_FIND].found && w[W_EXECMEM_FREE].found;
 	f->persistent_flag = w[W_PERSISTENT].found;
 	f->persistent_value = w[W_PERSISTENT].value;
 	return 0;

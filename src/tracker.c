@@ -98,13 +98,6 @@ static bool hook_present(const struct pdt_facts *f, const struct pdt_hook *h)
 	return f->funcs[h - pdt_hooks] == PDT_FUNC_PRESENT && !omitted(h->func);
 }
 
-/* The stack cache's learning (bpf/track/stack_cache.bpf.c, x86-64 only). */
-static bool stack_cache_prog(const struct bpf_program *prog)
-{
-	const char *name = bpf_program__name(prog);
-
-	return !strcmp(name, "pdt_sc_learn") || !strcmp(name, "pdt_sc_retire");
-}
 
 /*
  * Load only the programs whose functions this kernel has; say what the others cost.
@@ -137,9 +130,6 @@ static void select_programs(struct pdt_tracker *t, const struct pdt_facts *f,
 			   prog == t->skel->progs.resolve_kallsyms ||
 			   prog == t->skel->progs.fgraph_index) {
 			ok = true;
-		} else if (stack_cache_prog(prog)) {
-			/* PDTRACE_NO_STACK_CACHE=1 (a testing aid): the kernel unwinds every stack. */
-			ok = f->orc_hooks && !getenv("PDTRACE_NO_STACK_CACHE");
 		} else if (h && !strcmp(h->func, "dput") && !o->dput) {
 			/* Opt-in: eaten-persistence-ref catches the bug where the kernel acts. */
 			ok = false;
@@ -176,8 +166,8 @@ static bool dispatched(const struct pdt_tracker *t, const struct pdt_hook *h, bo
 /*
  * Addresses from kallsyms_lookup_name() in the kernel (bpf/track/resolve.bpf.c), each
  * name with where its address goes: the dispatchers' functions (attaching by name
- * costs each link a pass over kallsyms), the stack cache's return trampolines and the
- * bounds of the core kernel's text (kstack.bpf.h).
+ * costs each link a pass over kallsyms) and the bounds of the core kernel's text
+ * (kstack.bpf.h).
  */
 static void resolve_names(struct pdt_tracker *t)
 {
@@ -187,15 +177,11 @@ static void resolve_names(struct pdt_tracker *t)
 	__u64 *dst[PDT_RESOLVE_MAX];
 	__u32 i, n = 0;
 
-	for (i = 0; i < pdt_nhooks && n < PDT_RESOLVE_MAX - 5; i++)
+	for (i = 0; i < pdt_nhooks && n < PDT_RESOLVE_MAX - 3; i++)
 		if (dispatched(t, &pdt_hooks[i], false) || dispatched(t, &pdt_hooks[i], true)) {
 			names[n] = pdt_hooks[i].func;
 			dst[n++] = &t->hook_addr[i];
 		}
-	names[n] = "return_to_handler";
-	dst[n++] = &t->skel->bss->pdt_sc_graph_tramp;
-	names[n] = "arch_rethook_trampoline";
-	dst[n++] = &t->skel->bss->pdt_sc_rethook_tramp;
 	/* The core kernel's text: a creation stack that leaves it may go with a module. */
 	names[n] = "_stext";
 	dst[n++] = &t->skel->bss->pdt_core_text[0];
@@ -213,7 +199,7 @@ static void resolve_names(struct pdt_tracker *t)
 	r->pdt_resolve_n = n;
 	/*
 	 * PDTRACE_NO_RESOLVE=1 (a testing aid): every address stays unknown, as where the
-	 * lookup fails: the links attach by name, the stack cache is off.
+	 * lookup fails: the links attach by name.
 	 */
 	if (getenv("PDTRACE_NO_RESOLVE") ||
 	    bpf_prog_test_run_opts(bpf_program__fd(t->skel->progs.resolve_kallsyms), &opts))
@@ -388,15 +374,11 @@ static int avoid_graph_index0(struct pdt_tracker *t, const struct bpf_program *p
 	return 0;
 }
 
-/*
- * Every program but the self-check's iterator, which runs only at stop. The stack
- * cache is an optimization: without both of its programs and both return trampolines'
- * addresses, the kernel unwinds.
- */
+/* Every program but the self-check's iterator, which runs only at stop. */
 static int attach_programs(struct pdt_tracker *t)
 {
 	const struct bpf_object_skeleton *s = t->skel->skeleton;
-	int i, cache = 0;
+	int i;
 
 	resolve_names(t);
 	for (i = 0; i < s->prog_cnt; i++) {
@@ -423,22 +405,14 @@ static int attach_programs(struct pdt_tracker *t)
 			continue;
 		}
 		link = bpf_program__attach(prog);
-		if (!link && stack_cache_prog(prog))
-			continue;
 		if (!link)
 			return -errno;
 		*s->progs[i].link = link;
-		cache += stack_cache_prog(prog);
 	}
 	publish_hook_ips(t);
 	if (pdt_verbose)
 		fprintf(stderr, "pdtrace: %u of %u dispatcher links attached by address\n",
 			t->by_addr, t->links);
-	/* Set last: the programs learn from the kernel's unwinds once they can retire. */
-	__atomic_store_n(&t->skel->bss->pdt_sc_on,
-			 cache == 2 && t->skel->bss->pdt_sc_graph_tramp &&
-			     t->skel->bss->pdt_sc_rethook_tramp,
-			 __ATOMIC_RELEASE);
 	return 0;
 }
 
@@ -471,9 +445,6 @@ int pdt_tracker_open(struct pdt_tracker *t, const struct pdt_tracker_opts *o, ch
 	t->skel->rodata->pdt_elide =
 	    !o->every_event && !o->user_stacks && !getenv("PDTRACE_NO_ELIDE");
 	t->skel->rodata->pdt_ring_size = (__u64)pages * 4096;
-	/* PDTRACE_STACK_CACHE_VERIFY=1 (a testing aid): every cached stack is checked. */
-	if (getenv("PDTRACE_STACK_CACHE_VERIFY"))
-		t->skel->rodata->pdt_sc_check_every = 1;
 	rc = track_bpf__load(t->skel);
 	if (rc) {
 		load_error(rc, err, errlen);
@@ -559,31 +530,6 @@ int pdt_tracker_poll(struct pdt_tracker *t, int timeout_ms)
 	return (n > 0 ? n : 0) + m;
 }
 
-/* Under -v, how the stack cache did; always, a disagreement with the kernel's unwinder. */
-static void stack_cache_report(const struct pdt_tracker *t)
-{
-	const unsigned long long *c = t->skel->bss->pdt_sc_stats;
-
-	if (pdt_verbose && !t->skel->bss->pdt_sc_on)
-		fprintf(stderr, "pdtrace: stack cache off: the kernel unwinds every stack\n");
-	else if (pdt_verbose)
-		fprintf(
-		    stderr,
-		    "pdtrace: stack cache: %llu stacks from kept ORC entries (%llu checked "
-		    "against the kernel's unwind, %llu by a recent unwind's steps), %llu unwound "
-		    "by the kernel; %llu entries kept, %llu without room; %llu stacks were the "
-		    "last unwind's again; %llu path lookups missed the table of hooked "
-		    "functions\n",
-		    c[PDT_SC_HIT], c[PDT_SC_CONFIRMED] + c[PDT_SC_WRONG], c[PDT_SC_PATH],
-		    c[PDT_SC_MISS], c[PDT_SC_LEARNED], c[PDT_SC_FULL], c[PDT_SC_SAME],
-		    c[PDT_SC_UNLISTED]);
-	if (c[PDT_SC_WRONG])
-		fprintf(stderr,
-			"pdtrace: warning: %llu stacks from the stack cache differed from the "
-			"kernel's unwind (which was kept): a bug in pdtrace\n",
-			c[PDT_SC_WRONG]);
-}
-
 void pdt_tracker_stop(struct pdt_tracker *t)
 {
 	/*
@@ -599,7 +545,6 @@ void pdt_tracker_stop(struct pdt_tracker *t)
 	while (ring_buffer__consume(t->rb) > 0)
 		;
 	pdt_tracker_flush_elided(t);
-	stack_cache_report(t);
 	/* Frames of modules freed meanwhile: named after their module, not "?". */
 	modtab_ksyms(pdt_rules_modtab(t->rules), t->ksyms, &(size_t){ 0 });
 	ksyms_set_modules(t->ksyms, pdt_rules_modtab(t->rules));

@@ -13,8 +13,8 @@ passed=0 failed=0 skipped=0
 # The part of the arm64 VM suite make test runs (the whole of it takes 13 to 26 minutes on
 # 2 cores: make vmtest-arm64): the doctor, the USB gadget filesystems on dummy_hcd, every kind
 # of finding with its stacks on the fault module (check-faultfs), a bug's signature
-# equal to the one recorded on x86-64 (signatures), and a full table of kernel stacks where
-# the stack cache is off by default (stacks-full).
+# equal to the one recorded on x86-64 (signatures), and a full table of kernel stacks
+# (stacks-full).
 arm64_scenarios=(doctor fs-functionfs fs-gadgetfs check-faultfs signatures stacks-full)
 
 suite() { # name command...

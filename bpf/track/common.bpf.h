@@ -48,10 +48,8 @@ struct pdt_task_state {
 	unsigned long long removal_root;    /* outermost recursive removal */
 	unsigned int removal_depth;
 	unsigned int umount_depth;
-	unsigned int removal_kstack; /* its PDT_EV_REMOVAL not sent yet: its stack's id, or lazy */
+	unsigned int removal_kstack; /* its PDT_EV_REMOVAL not sent yet: its stack's id */
 	unsigned int graph_overruns; /* the task's trace_overrun when last read (graph_check()) */
-	/* Or, with PDT_KSTACK_LAZY there: its entry registers (ip, sp, bp), unwound then. */
-	unsigned long long removal_regs[3];
 };
 
 /*
@@ -593,12 +591,23 @@ static __always_inline int stream_floor(void *dentry)
 }
 #endif
 
+#if defined(__TARGET_ARCH_arm64) && defined(PDT_KPROBE_CTX)
+/*
+ * arm64, the kprobe.multi programs (PDT_KPROBE_CTX: ctx is the hooked function's entry
+ * registers): at a function's entry the return address into its caller is still in the
+ * link register, in no frame record yet, and the kernel's unwind from those registers
+ * goes from the hooked function (pc) to the frame record of the caller, whose saved link
+ * register is the caller's caller: the direct caller is missing (x86's unwind reads it
+ * from the top of the stack). Put the link register back in as the second frame, unless
+ * the unwind has it already; the outermost frame gives way when the stack is full.
+ */
+extern const void return_to_handler __ksym __weak;
+
 /*
  * One step down the function graph tracer's shadow stack (current->ret_stack, the
  * layout of kernel/trace/fgraph.c): the word below *off holds in its low bits the
  * offset back to its frame's struct ftrace_ret_stack. That frame, with *off moved
- * below it; NULL at the bottom or on a word that makes no sense. Both unwinds that
- * take a return address back from it use this: x86's stack cache, arm64's caller.
+ * below it; NULL at the bottom or on a word that makes no sense.
  */
 #define PDT_FGRAPH_OFFSET_MASK 0x3ff /* FGRAPH_FRAME_OFFSET_MASK */
 static __always_inline struct ftrace_ret_stack *fgraph_frame(unsigned long *rs, int *off)
@@ -614,25 +623,6 @@ static __always_inline struct ftrace_ret_stack *fgraph_frame(unsigned long *rs, 
 	*off = o - 1 - w;
 	return (void *)(rs + *off);
 }
-
-#include "stack_cache.bpf.h"
-
-/*
- * The kernel stack where the event happened: the dearest part of an event (an
- * unwind of up to PDT_STACK_DEPTH frames). Only events that can become findings
- * need it; the others leave nstack at 0.
- */
-#if defined(__TARGET_ARCH_arm64) && defined(PDT_KPROBE_CTX)
-/*
- * arm64, the kprobe.multi programs (PDT_KPROBE_CTX: ctx is the hooked function's entry
- * registers): at a function's entry the return address into its caller is still in the
- * link register, in no frame record yet, and the kernel's unwind from those registers
- * goes from the hooked function (pc) to the frame record of the caller, whose saved link
- * register is the caller's caller: the direct caller is missing (x86's unwind reads it
- * from the top of the stack). Put the link register back in as the second frame, unless
- * the unwind has it already; the outermost frame gives way when the stack is full.
- */
-extern const void return_to_handler __ksym __weak;
 
 /*
  * A function hooked at its return by the function graph tracer (another fprobe with a
@@ -674,38 +664,19 @@ static __always_inline void add_caller(struct pt_regs *ctx, struct pdt_event_ful
 }
 #endif
 
-/* e's stack from the kernel's unwind (n: what bpf_get_stack() returned, or the walk gave). */
-static __always_inline void set_stack(void *ctx, struct pdt_event_full *e, long n)
+/*
+ * The kernel stack where the event happened, as the kernel's own unwinder gives it:
+ * the dearest part of an event (an unwind of up to PDT_STACK_DEPTH frames). Only
+ * events that can become findings need it; the others leave nstack at 0.
+ */
+static __always_inline void add_stack(void *ctx, struct pdt_event_full *e)
 {
+	long n = bpf_get_stack(ctx, e->stack, sizeof(e->stack), 0);
+
 	e->nstack = n > 0 ? n / sizeof(e->stack[0]) : 0;
 #if defined(__TARGET_ARCH_arm64) && defined(PDT_KPROBE_CTX)
 	add_caller(ctx, e);
 #endif
-}
-
-/*
- * The kernel stack of the hooked function's caller into e. memo: where the stack cache
- * may leave a memo's frames uncopied (stack_scratch(), kstack.bpf.h), or NULL.
- */
-static __always_inline void add_stack_memo(void *ctx, struct pdt_event_full *e, u32 *memo)
-{
-	set_stack(ctx, e,
-		  sc_on() ? sc_stack(ctx, e, memo)
-			  : bpf_get_stack(ctx, e->stack, sizeof(e->stack), 0));
-}
-
-/*
- * The kernel's unwind alone: for a program that takes a stack seldom (the brackets'),
- * which then carries none of the stack cache's code for the verifier to check.
- */
-static __always_inline void add_kernel_stack(void *ctx, struct pdt_event_full *e)
-{
-	set_stack(ctx, e, bpf_get_stack(ctx, e->stack, sizeof(e->stack), 0));
-}
-
-static __always_inline void add_stack(void *ctx, struct pdt_event_full *e)
-{
-	add_stack_memo(ctx, e, NULL);
 }
 
 /*

@@ -54,7 +54,7 @@ static __always_inline u64 entry_hook_id(struct pt_regs *ctx)
 /*
  * The floor of keeping creation stacks (make stack-floor): the marks that tell a user's
  * create from the kernel's, and the kernel stack of each entry the kernel makes, taken
- * as pdtrace takes it (from the stack cache where there is one), into scratch space.
+ * as pdtrace takes it (the kernel's unwinder), into scratch space.
  * Whatever else a design does with kernel-made entries comes on top.
  */
 static __always_inline int stack_floor(struct pt_regs *ctx, u64 hook, void *a1, void *a2)

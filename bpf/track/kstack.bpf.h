@@ -42,21 +42,14 @@ PDT_MAP_DECL struct {
 } kstacks SEC(".maps");
 
 /*
- * Where a kernel-made entry's stack is taken before it is elided or streamed: in e, or,
- * when the stack cache's memo gave it, still in the memo (memo: 1 + its path's index,
- * see sc_memo()), with only its first frame and count in e. Copied when wanted
- * (kscratch_stack()): an entry elided with the id the memo keeps never wants it.
+ * Where a kernel-made entry's stack is taken before it is elided or streamed (the
+ * dispatcher's and the brackets' programs, which do not nest on a CPU).
  */
-struct pdt_kscratch {
-	struct pdt_event_full e;
-	u32 memo;
-};
-
 PDT_MAP_DECL struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, u32);
-	__type(value, struct pdt_kscratch);
+	__type(value, struct pdt_event_full);
 } kscratch SEC(".maps");
 
 #ifdef PDT_MAPS_OWNER
@@ -78,9 +71,7 @@ static __always_inline u32 kstack_used(struct pdt_kstack *s, u32 k)
 /*
  * The index + 1 of e's stack in the table, taken in if new; 0 when the table has no
  * room in its probe (the entry is then streamed). Stacks are told apart by a 64-bit
- * hash of their addresses and their depth, here; a stack the stack cache's memo gave
- * (stack_cache.bpf.h) has its id kept there (kstack_keep() below). Global: the
- * dispatcher's one caller.
+ * hash of their addresses and their depth. Global: checked once, not in each caller.
  */
 #ifdef PDT_MAPS_OWNER
 __noinline u32 pdt_kstack_keep(const struct pdt_event_full *e)
@@ -120,7 +111,6 @@ __noinline u32 pdt_kstack_keep(const struct pdt_event_full *e)
 			s->modular = modular;
 			__sync_fetch_and_add(&s->state, 1); /* READY, after the rest */
 		}
-		sc_memo_kstack_keep(e, k + 1);
 		return kstack_used(s, k);
 	}
 	return 0;
@@ -129,65 +119,15 @@ __noinline u32 pdt_kstack_keep(const struct pdt_event_full *e)
 u32 pdt_kstack_keep(const struct pdt_event_full *e);
 #endif
 
-/* The stack in ks, its frames copied from the memo if they are still there. */
-static __always_inline struct pdt_event_full *kscratch_stack(struct pdt_kscratch *ks)
-{
-	sc_memo_copy(&ks->e, &ks->memo);
-	return &ks->e;
-}
-
-/*
- * ks's stack's index + 1 in the table, as pdt_kstack_keep() gives it. A stack from the
- * memo (every one of a configfs group's default groups after the first operation's
- * first) finds the id the memo kept, inline, without copying its frames.
- */
-static __always_inline u32 kstack_keep(struct pdt_kscratch *ks)
-{
-	struct pdt_kstack *s;
-	u32 k;
-
-	if (ks->memo && (k = sc_memo_kstack(ks->memo))) {
-		k = (k - 1) & (PDT_KSTACKS - 1);
-		s = bpf_map_lookup_elem(&kstacks, &k);
-		if (s && s->state == PDT_KS_READY)
-			return kstack_used(s, k);
-	}
-	return pdt_kstack_keep(kscratch_stack(ks));
-}
-
-/* This CPU's scratch stack, with no memo left in it, or NULL. */
-static __always_inline struct pdt_kscratch *kscratch_clear(void)
+/* The stack of the hooked function's caller, in this CPU's scratch space (or NULL). */
+static __always_inline struct pdt_event_full *stack_scratch(void *ctx)
 {
 	u32 zero = 0;
-	struct pdt_kscratch *ks = bpf_map_lookup_elem(&kscratch, &zero);
+	struct pdt_event_full *s = bpf_map_lookup_elem(&kscratch, &zero);
 
-	if (ks)
-		ks->memo = 0;
-	return ks;
-}
-
-/*
- * The stack of the hooked function's caller, taken before its event exists (the
- * dispatcher's: kscratch is its own, and it does not nest on a CPU, so a memo left
- * in its path stays as it is until this run ends).
- */
-static __always_inline struct pdt_kscratch *stack_scratch(void *ctx)
-{
-	struct pdt_kscratch *ks = kscratch_clear();
-
-	if (ks)
-		add_stack_memo(ctx, &ks->e, &ks->memo);
-	return ks;
-}
-
-/* A stack as stack_scratch() takes it, from the kernel's unwind alone (add_kernel_stack()). */
-static __always_inline struct pdt_kscratch *kernel_scratch(void *ctx)
-{
-	struct pdt_kscratch *ks = kscratch_clear();
-
-	if (ks)
-		add_kernel_stack(ctx, &ks->e);
-	return ks;
+	if (s)
+		add_stack(ctx, s);
+	return s;
 }
 
 /* A stack taken (s, may be NULL) into e, the event it belongs to. */
@@ -197,13 +137,6 @@ static __always_inline void stack_copy(struct pdt_event_full *e, const struct pd
 		return;
 	__builtin_memcpy(e->stack, s->stack, sizeof(e->stack));
 	e->nstack = s->nstack;
-}
-
-/* The stack stack_scratch() took (ks, may be NULL) into e. */
-static __always_inline void kscratch_copy(struct pdt_event_full *e, struct pdt_kscratch *ks)
-{
-	if (ks)
-		stack_copy(e, kscratch_stack(ks));
 }
 
 /* Stack id's frames into e (a materialized PERSIST, a removal's late start). */

@@ -53,7 +53,6 @@ SEC("tp_btf/module_load")
 int BPF_PROG(module_load, struct module *mod)
 {
 	PDT_FLOOR_RETURN;
-	__sync_fetch_and_add(&pdt_sc_gen, 1); /* new ORC data: see stack_cache.bpf.h */
 	/* Entries made while the ranges this one may take were another's. */
 	elided_sweep_modular();
 	emit_module(mod, PDT_EV_MODULE_LOAD);
@@ -65,7 +64,6 @@ SEC("tp_btf/module_free")
 int BPF_PROG(module_free, struct module *mod)
 {
 	PDT_FLOOR_RETURN;
-	__sync_fetch_and_add(&pdt_sc_gen, 1);
 	elided_sweep_modular(); /* their PERSISTs first: the rules name the module from them */
 	emit_module(mod, PDT_EV_MODULE_FREE);
 	return 0;

@@ -36,14 +36,14 @@ static __always_inline u8 origin_of(struct pdt_task_state *t, struct dentry *d)
  * id, taken into the table here (0 for a user's); false when it finds no room.
  */
 static __always_inline bool may_elide(const struct pdt_task_state *t, u8 origin, bool was,
-				      bool dead, struct pdt_kscratch *s, u32 *ks)
+				      bool dead, const struct pdt_event_full *s, u32 *ks)
 {
 	*ks = 0;
 	if (!pdt_elide || was || dead || (t && (t->removal_depth || t->umount_depth)))
 		return false;
 	if (origin == PDT_ORIGIN_USER)
 		return t;
-	return s && (*ks = kstack_keep(s));
+	return s && (*ks = pdt_kstack_keep(s));
 }
 
 static __always_inline int on_persist(struct pt_regs *ctx, void *dentry_arg, void *inode_arg)
@@ -53,7 +53,7 @@ static __always_inline int on_persist(struct pt_regs *ctx, void *dentry_arg, voi
 	struct inode *inode = inode_arg, *dir = dentry->d_parent->d_inode;
 	u8 origin = origin_of(t, dentry);
 	bool was = dentry->d_flags & persistent_bit(), dead = dir && (dir->i_flags & PDT_S_DEAD);
-	struct pdt_kscratch *s = NULL;
+	struct pdt_event_full *s = NULL;
 	struct pdt_elided *m = NULL;
 	struct pdt_event_full *e;
 	u32 slot, key = 0, ks;
@@ -80,7 +80,7 @@ static __always_inline int on_persist(struct pt_regs *ctx, void *dentry_arg, voi
 		e->h.flags |= PDT_F_PARENT_DEAD;
 	if (inode && ((BPF_CORE_READ(inode, i_mode) & 00170000) == 0040000))
 		e->h.flags |= PDT_F_IS_DIR;
-	kscratch_copy(e, s);
+	stack_copy(e, s);
 	submit(e);
 	return 0;
 }
@@ -194,7 +194,7 @@ static __always_inline int on_discard(struct pt_regs *ctx, void *dentry_arg)
 	/* A superblock's first event carries its names: a full one. */
 	first = first_of_sb((u64)dentry->d_sb, &slot);
 	/* A user's entry in a removal may be destroyed: the rules need its start. */
-	removal_flush(ctx, t, (u64)dentry_arg);
+	removal_flush(t, (u64)dentry_arg);
 	if (!find && !first) {
 		h = emit_small(PDT_EV_DISCARD, dentry, t);
 	} else {

@@ -16,51 +16,26 @@
  * by path and shows this stack. Most removals destroy nothing that is streamed (a
  * configfs group's default groups, a tracefs instance: the kernel's, elided, and a
  * root that is the user's, elided too): PDT_EV_REMOVAL is sent only before the first
- * discard in it that is streamed (removal_flush()), and its stack is taken only then
- * where the stack cache unwinds (removal_defer()), else at entry, into the table of
- * stacks. Without room there it goes without its stack: counted when it is sent
- * (PDT_TC_STACKS_FULL), as a start never sent has lost nothing.
- * Never at entry: the brackets' program then carries no event of its own for the
+ * discard in it that is streamed (removal_flush()). Its stack is taken at entry, into
+ * the table of stacks. Without room there it goes without its stack: counted when it
+ * is sent (PDT_TC_STACKS_FULL), as a start never sent has lost nothing.
+ * Never sent at entry: the brackets' program then carries no event of its own for the
  * verifier to check.
  */
-#define PDT_KSTACK_LAZY 0xffffffffu /* t->removal_kstack: unwind from t->removal_regs */
 #define PDT_KSTACK_NONE 0xfffffffeu /* t->removal_kstack: no stack */
 #define PDT_KSTACK_FULL 0xfffffffdu /* t->removal_kstack: no room for it in the table */
-
-/*
- * Keep the entry registers, to unwind from when the start is sent: until the removal
- * returns, the frames of its callers stay as they are, and a walk from these
- * registers reads what one from its entry would.
- */
-static __always_inline bool removal_defer(void *ctx, struct pdt_task_state *t)
-{
-#ifdef PDT_SC_ON
-	if (!sc_on())
-		return false;
-	t->removal_regs[0] = PT_REGS_IP((struct pt_regs *)ctx);
-	t->removal_regs[1] = PT_REGS_SP((struct pt_regs *)ctx);
-	t->removal_regs[2] = PT_REGS_FP((struct pt_regs *)ctx);
-	t->removal_kstack = PDT_KSTACK_LAZY;
-	return true;
-#else
-	return false;
-#endif
-}
 
 static __always_inline int removal_enter(void *ctx, void *root)
 {
 	struct pdt_task_state *t = task_state(true);
-	struct pdt_kscratch *s;
+	struct pdt_event_full *s;
 
 	if (!t || t->removal_depth++)
 		return 0;
 	t->removal_root = (u64)root;
 	t->removal_kstack = 0;
-	if (removal_defer(ctx, t))
-		return 0;
-	/* No stack cache: the kernel unwinds now, into the table of stacks. */
-	s = kernel_scratch(ctx);
-	if (s && s->e.nstack && !(t->removal_kstack = pdt_kstack_keep(&s->e)))
+	s = stack_scratch(ctx);
+	if (s && s->nstack && !(t->removal_kstack = pdt_kstack_keep(s)))
 		t->removal_kstack = PDT_KSTACK_FULL;
 	if (!t->removal_kstack)
 		t->removal_kstack = PDT_KSTACK_NONE;
@@ -69,11 +44,11 @@ static __always_inline int removal_enter(void *ctx, void *root)
 
 /*
  * Send a removal's start, before a discard inside it that is streamed: as it would have
- * gone at its entry (its root is still there, with the same path), with stack s (a
- * deferred one's) or table entry ks. Global: checked once, not on each of the discard's paths.
+ * gone at its entry (its root is still there, with the same path), with table entry
+ * ks's stack. Global: checked once, not on each of the discard's paths.
  */
 #ifdef PDT_MAPS_OWNER
-__noinline int pdt_removal_send(struct pdt_task_state *t, u32 ks, const struct pdt_event_full *s)
+__noinline int pdt_removal_send(struct pdt_task_state *t, u32 ks)
 {
 	struct dentry *root;
 	struct pdt_event_full *e;
@@ -86,9 +61,7 @@ __noinline int pdt_removal_send(struct pdt_task_state *t, u32 ks, const struct p
 		return 0;
 	fill_path(root, e->path);
 	/* NONE, FULL: none (the reserve left nstack at 0) */
-	if (ks == PDT_KSTACK_LAZY)
-		stack_copy(e, s);
-	else if (ks == PDT_KSTACK_FULL)
+	if (ks == PDT_KSTACK_FULL)
 		bump(PDT_TC_STACKS_FULL);
 	else if (ks != PDT_KSTACK_NONE)
 		kstack_fill(ks, e);
@@ -96,48 +69,19 @@ __noinline int pdt_removal_send(struct pdt_task_state *t, u32 ks, const struct p
 	return 0;
 }
 #else
-int pdt_removal_send(struct pdt_task_state *t, u32 ks, const struct pdt_event_full *s);
+int pdt_removal_send(struct pdt_task_state *t, u32 ks);
 #endif
 
-#ifdef PDT_SC_ON
-/*
- * The removal's start is still to be sent: a deferred stack is walked now, into the
- * dispatcher's scratch (on_discard() takes none there). The dispatcher's alone, on
- * x86-64 (ctx: its registers, struct pt_regs there).
- */
-__noinline int pdt_removal_flush(struct pt_regs *ctx, struct pdt_task_state *t)
-{
-	struct pdt_event_full *s = NULL;
-	struct pdt_kscratch *k;
-	u32 ks, zero = 0;
-
-	if (!t || !t->removal_depth || !(ks = t->removal_kstack))
-		return 0;
-	t->removal_kstack = 0;
-	if (ks == PDT_KSTACK_LAZY && (k = bpf_map_lookup_elem(&kscratch, &zero))) {
-		s = &k->e;
-		sc_fill_above(ctx, t->removal_regs, s);
-	}
-	return pdt_removal_send(t, ks, s);
-}
-#endif
-
-#ifdef PDT_KPROBE_CTX
 /* Before the discard of a: a removal's root ends it, and needs no start. */
-static __always_inline void removal_flush(struct pt_regs *ctx, struct pdt_task_state *t, u64 a)
+static __always_inline void removal_flush(struct pdt_task_state *t, u64 a)
 {
 	u32 ks;
 
 	if (!t || !(ks = t->removal_kstack) || t->removal_root == a)
 		return;
-#ifdef PDT_SC_ON
-	pdt_removal_flush(ctx, t);
-#else
-	t->removal_kstack = 0; /* never deferred here: its stack is in the table */
-	pdt_removal_send(t, ks, NULL);
-#endif
+	t->removal_kstack = 0;
+	pdt_removal_send(t, ks);
 }
-#endif
 
 static __always_inline int removal_exit(void)
 {

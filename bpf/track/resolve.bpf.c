@@ -2,10 +2,10 @@
 /*
  * Kernel addresses by name, looked up once at start: the dispatchers' functions (a
  * kprobe.multi link given names finds them in a pass over every kallsyms entry, one
- * pass per link, about an eighth of a second each under emulation) and the stack
- * cache's return trampolines. kallsyms_lookup_name() is a binary search. User space
- * writes the names, runs this (bpf_prog_test_run) and reads the addresses; a name not
- * found stays 0 (a link is then attached by name, the stack cache stays off).
+ * pass per link, about an eighth of a second each under emulation).
+ * kallsyms_lookup_name() is a binary search. User space writes the names, runs this
+ * (bpf_prog_test_run) and reads the addresses; a name not found stays 0 (a link is
+ * then attached by name).
  */
 #include "common.bpf.h"
 

@@ -205,24 +205,6 @@ static void eval_attach(const struct pdt_facts *f, struct pdt_verdict *v)
 			    errno_name(-f->attach_err), -f->attach_err);
 }
 
-/*
- * The stack cache (x86-64's ORC unwinder): without its two functions in BTF, the kernel
- * unwinds every creation stack, and kernel-made trees (configfs, tracefs) cost more.
- */
-static void eval_stack_cache(const struct pdt_facts *f, struct pdt_verdict *v)
-{
-	if (f->btf_err)
-		add_row(v, "stack cache", PDT_ST_SKIPPED, false, "needs kernel BTF");
-	else if (f->orc_hooks)
-		add_row(v, "stack cache", PDT_ST_OK, false,
-			"__orc_find() and execmem_free() in BTF: creation stacks from kept ORC "
-			"entries");
-	else
-		add_row(v, "stack cache", PDT_ST_ABSENT, false,
-			"no __orc_find() and execmem_free() in BTF (x86-64's ORC unwinder): the "
-			"kernel unwinds every creation stack");
-}
-
 void pdt_evaluate(const struct pdt_facts *f, struct pdt_verdict *v)
 {
 	memset(v, 0, sizeof(*v));
@@ -232,7 +214,6 @@ void pdt_evaluate(const struct pdt_facts *f, struct pdt_verdict *v)
 	eval_privileges(f, v);
 	eval_attach(f, v);
 	eval_optional(f, v);
-	eval_stack_cache(f, v);
 	if (!v->can_trace && !v->nproblems)
 		add_problem(v, "a required check failed");
 }

@@ -28,7 +28,6 @@ struct pdt_facts {
 	bool cap_bpf, cap_perfmon, cap_sys_admin;
 	char lockdown[32]; /* active lockdown mode, "" if unknown */
 	bool bpf_lsm;	   /* the BPF LSM is active and has its inode hooks */
-	bool orc_hooks;	   /* __orc_find() and execmem_free(): the stack cache can learn */
 	bool attach_tried;
 	int attach_err;	      /* 0 or -errno of the attach test */
 	char attach_prog[48]; /* the hook whose program failed */

@@ -23,7 +23,6 @@ static void good_facts(struct pdt_facts *f)
 	f->cap_bpf = f->cap_perfmon = true;
 	strcpy(f->lockdown, "none");
 	f->attach_tried = true;
-	f->orc_hooks = true;
 }
 
 static int hook_index(const char *func)
@@ -60,25 +59,8 @@ static void test_good_kernel_can_trace(void **state)
 	assert_int_equal(v.nproblems, 0);
 	assert_int_equal(row(&v, "fentry attach")->status, PDT_ST_OK);
 	assert_string_equal(row(&v, "DCACHE_PERSISTENT")->detail, "enum dentry_flags = 0x8000000");
-	assert_int_equal(row(&v, "stack cache")->status, PDT_ST_OK);
-	/* One row per hook, plus BTF, the flag, privileges, attach and the stack cache. */
-	assert_int_equal(v.nrows, (int)pdt_nhooks + 5);
-}
-
-/* arm64, or a kernel without the ORC unwinder: the kernel unwinds; tracing is not at stake. */
-static void test_no_stack_cache_does_not_block(void **state)
-{
-	struct pdt_facts f;
-	struct pdt_verdict v;
-
-	(void)state;
-	good_facts(&f);
-	f.orc_hooks = false;
-	pdt_evaluate(&f, &v);
-	assert_true(v.can_trace);
-	assert_int_equal(v.nproblems, 0);
-	assert_int_equal(row(&v, "stack cache")->status, PDT_ST_ABSENT);
-	assert_non_null(strstr(row(&v, "stack cache")->detail, "the kernel unwinds"));
+	/* One row per hook, plus BTF, the flag, privileges and attach. */
+	assert_int_equal(v.nrows, (int)pdt_nhooks + 4);
 }
 
 /* The host's 6.18: no API, dput present, attach refused. Two one-line problems. */
@@ -226,7 +208,6 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_good_kernel_can_trace),
-		cmocka_unit_test(test_no_stack_cache_does_not_block),
 		cmocka_unit_test(test_kernel_without_api_and_eperm),
 		cmocka_unit_test(test_missing_optional_hook_does_not_block),
 		cmocka_unit_test(test_unprivileged),

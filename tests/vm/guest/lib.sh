@@ -221,15 +221,6 @@ emit() {
 	echo "@@REC END $2"
 }
 
-# The stack cache is x86-64's (ORC entries): elsewhere -v must say it is off, and the runs
-# must be as exact without it. cached FILE WHAT: true where there is a cache to count.
-cached() {
-	[ "$(uname -m)" = x86_64 ] && return 0
-	expect_grep '^pdtrace: stack cache off: the kernel unwinds every stack$' "$1" \
-		"$2: no stack cache on $(uname -m), -v says so"
-	return 1
-}
-
 # made JSON DIR: the entries made on the superblock mounted at DIR, from a check report.
 made() { sed -n "s|.*\"mountpoint\":\"$2\",\"mounts\":[0-9]*,\"made\":\([0-9]*\).*|\1|p" "$1"; }
 

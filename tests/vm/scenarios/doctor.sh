@@ -13,12 +13,6 @@ for what in 'kernel BTF' 'd_make_persistent()' 'd_make_discardable()' 'hook dput
 	expect_grep "^$what  *ok " /tmp/doctor.out "$what is ok"
 done
 expect_grep '^verdict: pdtrace can trace on this kernel' /tmp/doctor.out "verdict"
-# The stack cache learns from x86-64's ORC unwinder; elsewhere the kernel unwinds.
-if [ "$(uname -m)" = x86_64 ]; then
-	expect_grep '^stack cache  *ok  *__orc_find() and execmem_free() in BTF' /tmp/doctor.out "the stack cache can run"
-else
-	expect_grep '^stack cache  *absent .*the kernel unwinds every creation stack' /tmp/doctor.out "no stack cache off x86-64"
-fi
 # configfs_rmdir() is in configfs's BTF where configfs is a module (split BTF, names in
 # its own strings and vmlinux's), in the kernel's where it is built in.
 if grep -q '^configfs ' /proc/modules; then

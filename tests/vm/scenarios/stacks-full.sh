@@ -1,5 +1,5 @@
-# The table of kernel stacks full, without the stack cache (PDTRACE_NO_STACK_CACHE=1, as on
-# arm64): a removal's stack is then taken at its entry, into that table. pdtrace-tiny-kstacks
+# The table of kernel stacks full: a removal's stack is taken at its entry, into that
+# table. pdtrace-tiny-kstacks
 # is pdtrace with a table of 4 stacks (make tiny-kstacks), which a tracefs instance's
 # creation fills. A removal whose start is sent (it destroys a user's entries) goes without
 # its stack: map_full counts it, the data is incomplete. A removal whose start is never
@@ -8,7 +8,6 @@
 # timeout: 180
 # kmods: pdt_faultfs
 . /lib.sh
-export PDTRACE_NO_STACK_CACHE=1
 tiny=/bin/pdtrace-tiny-kstacks
 [ -x $tiny ] || { fail "$tiny is missing (make tiny-kstacks)"; finish; }
 grep -qs ' /sys/kernel/tracing ' /proc/self/mountinfo || mount -t tracefs none /sys/kernel/tracing
