@@ -10,7 +10,6 @@
 #   make floor      build/floor/pdtrace: the same hooks, every program returning at once
 #   make stream-floor  build/stream-floor/pdtrace: the smallest event per persist, discard, unpin
 #   make stack-floor   build/stack-floor/pdtrace: the origin marks and each kernel-made entry's stack
-#   make tiny-kstacks  pdtrace with a table of 4 kernel stacks, a guest tool (vm/stacks-full)
 #   make deps       install the Debian packages the build and tests need
 #   make vmlinux-h  regenerate vmlinux/vmlinux.h from a packaged kernel's BTF
 #   make kmod       the VM tests' fault-injection filesystem module (tests/vm/run.sh builds it as needed)
@@ -117,7 +116,7 @@ Q := @
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
-.PHONY: all clean test check unittest hosttest vmtest stress clienttest hunt demo bench floor stream-floor stack-floor tiny-kstacks deps install deb vmlinux-h format \
+.PHONY: all clean test check unittest hosttest vmtest stress clienttest hunt demo bench floor stream-floor stack-floor deps install deb vmlinux-h format \
 	kernel kerneltest \
 	check-format guest-tools kmod fuzz-smoke
 .DELETE_ON_ERROR:
@@ -198,16 +197,7 @@ $(OUTPUT)/guest-tools/pdt-recstat: src/core/event_names.c src/core/event_names.h
 $(OUTPUT)/guest-tools/pdt-bpfpin: GUEST_LIBS = $(STATIC_LIBS)
 $(OUTPUT)/guest-tools/pdt-bpfpin: $(LIBBPF_OBJ)
 
-# pdtrace with a table of 4 kernel stacks, which a few kernel-made entries fill: the
-# guest's pdtrace-tiny-kstacks, for vm/stacks-full (BPF_EXTRA=-DPDT_KSTACK_BITS=2).
-tiny-kstacks:
-	$(Q)$(MAKE) -s OUTPUT=$(OUTPUT)/tiny-kstacks LIBBPF_DIR=$(LIBBPF_DIR) BPFTOOL=$(BPFTOOL) BPF_EXTRA=-DPDT_KSTACK_BITS=2 \
-		$(OUTPUT)/tiny-kstacks/pdtrace
-	$(Q)mkdir -p $(OUTPUT)/guest-tools
-	$(Q)cmp -s $(OUTPUT)/tiny-kstacks/pdtrace $(OUTPUT)/guest-tools/pdtrace-tiny-kstacks || \
-		cp $(OUTPUT)/tiny-kstacks/pdtrace $(OUTPUT)/guest-tools/pdtrace-tiny-kstacks
-
-guest-tools: $(GUEST_TOOLS) tiny-kstacks
+guest-tools: $(GUEST_TOOLS)
 
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(wildcard tests/unit/test_*.c))
 

@@ -6,6 +6,7 @@
 #include "child.h"
 #include "session.h"
 #include "stop.h"
+#include "testing.h"
 
 int pdt_session_start(struct pdt_tracker *t, const struct pdt_session_opts *o, char *err,
 		      size_t errlen)
@@ -26,16 +27,15 @@ struct poll_ctx {
 };
 
 /*
- * The longest wait for events: the caller's, else 100 ms. PDTRACE_POLL_MS, a testing
- * aid, sets it, so that only the BPF side's wakeups (see submit() in common.bpf.h) can
- * have the reader take events before the command is done.
+ * The longest wait for events: the caller's, else 100 ms. poll-ms=N (PDTRACE_TESTING)
+ * sets it, so that only the BPF side's wakeups (see submit() in common.bpf.h) can have
+ * the reader take events before the command is done.
  */
 static int poll_ms(const struct pdt_session_opts *o)
 {
-	const char *env = getenv("PDTRACE_POLL_MS");
-	int ms = env ? atoi(env) : 0;
+	unsigned long ms = pdt_testing_num("poll-ms", 0);
 
-	return ms > 0 ? ms : o->poll_ms ? o->poll_ms : 100;
+	return ms && ms < 3600000 ? (int)ms : o->poll_ms ? o->poll_ms : 100;
 }
 
 /* One wait for events, then the caller's tick: true when it asks to stop. */

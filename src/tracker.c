@@ -13,6 +13,7 @@
 #include "kernel_facts.h"
 #include "modtab.h"
 #include "mountinfo.h"
+#include "testing.h"
 #include "tracker_priv.h"
 #include "track.skel.h"
 
@@ -79,25 +80,18 @@ static void note_missing(struct pdt_tracker *t, const struct pdt_hook *h)
 }
 
 /*
- * PDTRACE_OMIT_HOOKS=f,g (a testing aid): leave those functions unhooked without a
- * word, as a kernel path pdtrace does not know would be. The self-check must notice.
+ * omit-hooks=f,g (PDTRACE_TESTING): leave those functions unhooked without a word, as
+ * a kernel path pdtrace does not know would be. The self-check must notice.
  */
 static bool omitted(const char *func)
 {
-	const char *list = getenv("PDTRACE_OMIT_HOOKS"), *p;
-	size_t n = strlen(func);
-
-	for (p = list; p && (p = strstr(p, func)); p += n)
-		if ((p == list || p[-1] == ',') && (p[n] == ',' || !p[n]))
-			return true;
-	return false;
+	return pdt_testing_lists("omit-hooks", func);
 }
 
 static bool hook_present(const struct pdt_facts *f, const struct pdt_hook *h)
 {
 	return f->funcs[h - pdt_hooks] == PDT_FUNC_PRESENT && !omitted(h->func);
 }
-
 
 /*
  * Load only the programs whose functions this kernel has; say what the others cost.
@@ -110,8 +104,8 @@ static void select_programs(struct pdt_tracker *t, const struct pdt_facts *f,
 	struct bpf_program *prog;
 	size_t i;
 
-	/* PDTRACE_NO_LSM=1 (a testing aid): mark by kprobe.multi, as without the BPF LSM. */
-	t->use_lsm = f->bpf_lsm && !getenv("PDTRACE_NO_LSM");
+	/* no-lsm (PDTRACE_TESTING): mark by kprobe.multi, as without the BPF LSM. */
+	t->use_lsm = f->bpf_lsm && !pdt_testing("no-lsm");
 	for (i = 0; i < pdt_nhooks; i++)
 		if (pdt_hooks[i].id && f->funcs[i] != PDT_FUNC_PRESENT)
 			note_missing(t, &pdt_hooks[i]);
@@ -198,10 +192,10 @@ static void resolve_names(struct pdt_tracker *t)
 	}
 	r->pdt_resolve_n = n;
 	/*
-	 * PDTRACE_NO_RESOLVE=1 (a testing aid): every address stays unknown, as where the
-	 * lookup fails: the links attach by name.
+	 * no-resolve (PDTRACE_TESTING): every address stays unknown, as where the lookup
+	 * fails: the links attach by name.
 	 */
-	if (getenv("PDTRACE_NO_RESOLVE") ||
+	if (pdt_testing("no-resolve") ||
 	    bpf_prog_test_run_opts(bpf_program__fd(t->skel->progs.resolve_kallsyms), &opts))
 		return;
 	for (i = 0; i < n; i++)
@@ -416,6 +410,26 @@ static int attach_programs(struct pdt_tracker *t)
 	return 0;
 }
 
+/*
+ * The tables whose size the test suite varies (PDTRACE_TESTING): kstacks=N, a power of
+ * two, distinct kernel stacks (4 fill with a tracefs instance's: vm/stacks-full);
+ * elide-bits=N, the elided set's 2^N slots (a smaller set's misses, for the bench).
+ */
+static void set_table_sizes(struct pdt_tracker *t)
+{
+	unsigned long kstacks = pdt_testing_num("kstacks", 0);
+	unsigned long bits = pdt_testing_num("elide-bits", 0);
+
+	if (kstacks && !(kstacks & (kstacks - 1)) && kstacks <= (1ul << 16)) {
+		bpf_map__set_max_entries(t->skel->maps.kstacks, (__u32)kstacks);
+		t->skel->rodata->pdt_kstacks_mask = (__u32)kstacks - 1;
+	}
+	if (bits >= 4 && bits <= 24) {
+		bpf_map__set_max_entries(t->skel->maps.elided, 1u << bits);
+		t->skel->rodata->pdt_elide_bits = (__u32)bits;
+	}
+}
+
 int pdt_tracker_open(struct pdt_tracker *t, const struct pdt_tracker_opts *o, char *err,
 		     size_t errlen)
 {
@@ -441,10 +455,10 @@ int pdt_tracker_open(struct pdt_tracker *t, const struct pdt_tracker_opts *o, ch
 	select_programs(t, &f, o);
 	bpf_map__set_max_entries(t->skel->maps.events, pages * 4096);
 	t->skel->rodata->pdt_user_stacks = o->user_stacks;
-	/* PDTRACE_NO_ELIDE=1 (a testing aid): stream every entry, as trace -v does. */
-	t->skel->rodata->pdt_elide =
-	    !o->every_event && !o->user_stacks && !getenv("PDTRACE_NO_ELIDE");
+	/* no-elide (PDTRACE_TESTING): stream every entry, as trace -v does. */
+	t->skel->rodata->pdt_elide = !o->every_event && !o->user_stacks && !pdt_testing("no-elide");
 	t->skel->rodata->pdt_ring_size = (__u64)pages * 4096;
+	set_table_sizes(t);
 	rc = track_bpf__load(t->skel);
 	if (rc) {
 		load_error(rc, err, errlen);

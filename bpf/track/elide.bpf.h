@@ -28,10 +28,8 @@
  * slot for all but about a thousandth of its entries (in half as many, about one in a
  * hundred, each then streamed at its persist and again at its unpin).
  */
-#ifndef PDT_ELIDE_BITS /* -DPDT_ELIDE_BITS=N: another size (make bench --bin) */
-#define PDT_ELIDE_BITS 19
-#endif
-#define PDT_ELIDE_SIZE (1u << PDT_ELIDE_BITS)
+#define PDT_ELIDE_BITS 19 /* 2^N slots, unless user space sets another N before load */
+#define PDT_ELIDE_SIZE (1u << pdt_elide_bits)
 #define PDT_ELIDE_PROBE 4      /* slots tried; a set a fifth full finds one in the first */
 #define PDT_MAX_DEPTH 4096     /* PATH_MAX / 2: "/x" a level at least */
 #define PDT_NO_KEY 0xffffffffu /* not an index of the set */
@@ -47,7 +45,7 @@ struct pdt_elided {
 
 PDT_MAP_DECL struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, PDT_ELIDE_SIZE);
+	__uint(max_entries, 1u << PDT_ELIDE_BITS);
 	__type(key, u32);
 	__type(value, struct pdt_elided);
 } elided SEC(".maps");
@@ -55,14 +53,16 @@ PDT_MAP_DECL struct {
 /* Off for trace -v, which prints every event, and with --user-stacks. */
 #ifdef PDT_MAPS_OWNER
 const volatile bool pdt_elide = true;
+const volatile __u32 pdt_elide_bits = PDT_ELIDE_BITS;
 #else
 extern const volatile bool pdt_elide;
+extern const volatile __u32 pdt_elide_bits;
 #endif
 
 static __always_inline u32 elide_hash(u64 d)
 {
 	/* Dentries are cache-line aligned: the low bits say nothing. */
-	return (u32)(((d >> 6) * 0x9E3779B97F4A7C15ULL) >> (64 - PDT_ELIDE_BITS));
+	return (u32)(((d >> 6) * 0x9E3779B97F4A7C15ULL) >> ((64 - pdt_elide_bits) & 63));
 }
 
 /* The i-th slot of the probe from hash h (*k: its index): the one probe sequence. */

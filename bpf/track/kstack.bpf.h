@@ -17,10 +17,7 @@
 
 #include "common.bpf.h"
 
-#ifndef PDT_KSTACK_BITS /* -DPDT_KSTACK_BITS=N: another size (make tiny-kstacks) */
-#define PDT_KSTACK_BITS 12
-#endif
-#define PDT_KSTACKS (1u << PDT_KSTACK_BITS)
+#define PDT_KSTACKS 4096 /* the table's size, unless user space sets another before load */
 #define PDT_KSTACK_PROBE 4
 
 enum { PDT_KS_FREE, PDT_KS_WRITING, PDT_KS_READY };
@@ -55,9 +52,11 @@ PDT_MAP_DECL struct {
 #ifdef PDT_MAPS_OWNER
 __u64 pdt_core_text[2];	   /* _stext, _etext (user space resolves them; 0: unknown) */
 __u32 pdt_kelided_modular; /* an entry of a marked stack may be elided */
+const volatile __u32 pdt_kstacks_mask = PDT_KSTACKS - 1; /* the table's size - 1 */
 #else
 extern __u64 pdt_core_text[2];
 extern __u32 pdt_kelided_modular;
+extern const volatile __u32 pdt_kstacks_mask;
 #endif
 
 /* A kept stack's entry was elided: a marked one's must be sent before a module goes. */
@@ -94,7 +93,7 @@ __noinline u32 pdt_kstack_keep(const struct pdt_event_full *e)
 	}
 	h = (h ^ n) | 1;
 	for (i = 0; i < PDT_KSTACK_PROBE; i++) {
-		k = ((u32)h + i) & (PDT_KSTACKS - 1);
+		k = ((u32)h + i) & pdt_kstacks_mask;
 		s = bpf_map_lookup_elem(&kstacks, &k);
 		if (!s)
 			return 0;

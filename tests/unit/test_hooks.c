@@ -92,8 +92,8 @@ static void test_programs_in_table(void **state)
 		}
 		h = pdt_hook_find(slash + 1);
 		if (!h)
-			fail_msg("program %s on %s: not in the table of hooks", bpf_program__name(p),
-				 sec);
+			fail_msg("program %s on %s: not in the table of hooks",
+				 bpf_program__name(p), sec);
 		if (strcmp(h->program, bpf_program__name(p)))
 			fail_msg("program %s on %s: the table names %s", bpf_program__name(p), sec,
 				 h->program);

@@ -1,4 +1,4 @@
-# Where the kernel's addresses cannot be looked up (PDTRACE_NO_RESOLVE=1 stands in for a
+# Where the kernel's addresses cannot be looked up (PDTRACE_TESTING=no-resolve stands in for a
 # bpf_kallsyms_lookup_name() that fails), both dispatcher links attach by the functions'
 # names, and the verdicts are those of the run by address: a clean workload (a tmpfs tree renamed into and removed, a tracefs
 # instance made and removed whole, a tmpfs unmounted with entries left) exits 0 with
@@ -27,7 +27,7 @@ EOS
 # run MODE [FAULTS]: check -v around the workload; MODE addr or name.
 run() {
 	local out=/tmp/bn-$1${2:+-f} by=
-	[ "$1" = addr ] || by=PDTRACE_NO_RESOLVE=1
+	[ "$1" = addr ] || by=PDTRACE_TESTING=no-resolve
 	env $by $PDTRACE -v check -f json -o $out.json -- env FAULTS=${2:-} sh /tmp/bn.sh >$out.out 2>&1
 	echo $? >$out.rc
 	cat $out.out

@@ -80,7 +80,7 @@ expect_grep '"path":"/kdir/u/f","origin":"user",[^}]*"created_stack":\[\],"creat
 # The same with the marks made by kprobe.multi, as where the BPF LSM is off: every kind of
 # user entry (mkdir, create, mknod, symlink, link) keeps its origin.
 umount $m && faultfs_mount $m && dev=$(dev_of $m)
-PDTRACE_NO_LSM=1 $PDTRACE -v check -f json -o /tmp/nolsm.json -- sh -c "mkdir $m/kdir/u && touch $m/kdir/u/f &&
+PDTRACE_TESTING=no-lsm $PDTRACE -v check -f json -o /tmp/nolsm.json -- sh -c "mkdir $m/kdir/u && touch $m/kdir/u/f &&
 	mknod $m/kdir/u/p p && ln -s f $m/kdir/u/s && ln $m/kdir/u/f $m/kdir/u/h && echo remove kdir >$m/ctl" \
 	2>/tmp/nolsm.err
 expect_eq "$?" 1 "marks by kprobe.multi: check exits 1"

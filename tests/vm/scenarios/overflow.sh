@@ -9,12 +9,12 @@ mkdir -p /mnt/o
 before=$(kernel_complaints | wc -l)
 
 # The burst: 3000 directories made by one mkdir, far faster than a reader takes 3000
-# events through one page (7 full events). Streamed, each (PDTRACE_NO_ELIDE, as trace -v
+# events through one page (7 full events). Streamed, each (PDTRACE_TESTING=no-elide, as trace -v
 # does): by default a user's mkdirs send nothing, and the last section checks that. Nothing is removed or unmounted while traced:
 # a persist event lost is then data missing, never a finding (a removal lost looks like a
 # leak: that case has a section of its own below).
 burst='mkdir $(seq 1 3000)'
-export PDTRACE_NO_ELIDE=1
+export PDTRACE_TESTING=no-elide
 # Every run on a fresh tmpfs, mounted and unmounted untraced.
 fresh() { umount /mnt/o 2>/dev/null; mount -t tmpfs ov /mnt/o; }
 # The BPF maps of process $1 (the pdtrace running us): "TYPE MAX_ENTRIES MEMLOCK" each.
@@ -121,14 +121,14 @@ expect_grep '"complete":false,"lost_events":[1-9]' /tmp/t.json "trace's summary:
 # By default the burst and its umount go through one page whole: the BPF side keeps a
 # user's entries and sends counts (and the self-check's walk pages itself).
 fresh
-env -u PDTRACE_NO_ELIDE $PDTRACE check --ringbuf-pages 1 -f json -o /tmp/el.json -- \
+env -u PDTRACE_TESTING $PDTRACE check --ringbuf-pages 1 -f json -o /tmp/el.json -- \
 	sh -c "cd /mnt/o && $burst && cd / && umount /mnt/o"
 expect_eq "$?" 0 "elided: --ringbuf-pages 1, burst and umount: exit 0"
 expect_grep '"complete":true,"lost_events":0,"map_full":0,' /tmp/el.json "elided: nothing lost"
 expect_grep '"made":3000,"discarded":0,"unpinned_at_umount":3000,"adopted":0,"persistent_now":0,' \
 	/tmp/el.json "elided: exact books"
 fresh
-env -u PDTRACE_NO_ELIDE $PDTRACE check --ringbuf-pages 1 -f json -o /tmp/el2.json -- \
+env -u PDTRACE_TESTING $PDTRACE check --ringbuf-pages 1 -f json -o /tmp/el2.json -- \
 	sh -c "cd /mnt/o && $burst"
 expect_eq "$?" 0 "elided: --ringbuf-pages 1, burst left mounted: exit 0"
 expect_grep '"persistent_now":3000,.*"self_check":"consistent","check_entries":3000,' \

@@ -1,7 +1,7 @@
 # The self-check: before it detaches, check walks every traced tree-in-dcache filesystem
 # still mounted and compares it with its books. A clean run with renames of every kind
 # says so ("self_check":"consistent"); the same run with the rename hook left out
-# (PDTRACE_OMIT_HOOKS, a testing aid: a kernel path pdtrace would not know) must be
+# (PDTRACE_TESTING=omit-hooks, a testing aid: a kernel path pdtrace would not know) must be
 # reported inconsistent, incomplete, exit 3, in every format: never silently accepted.
 # timeout: 180
 . /lib.sh
@@ -35,7 +35,7 @@ rm -rf $m/*
 
 # A rename missed: the books keep each streamed entry's place (every entry streamed here;
 # an elided one has no place in the books until it is sent, read from the kernel then).
-run broken PDTRACE_NO_ELIDE=1 PDTRACE_OMIT_HOOKS=__d_move
+run broken "PDTRACE_TESTING=no-elide omit-hooks=__d_move"
 cat /tmp/sc-broken.out
 expect_eq "$(tr '\n' ' ' </tmp/sc-broken.rc)" "3 3 " "check exits 3 when the books are wrong (JSON, text)"
 expect_grep '"self_check":"inconsistent"' /tmp/sc-broken.json "JSON: inconsistent"
@@ -47,7 +47,7 @@ rm -rf $m/*
 # walk finds one entry fewer than the set holds. Streamed: p1 (the superblock's first),
 # a, b and p2 (directories with entries below them, sent when they moved); the 7 others
 # are elided.
-run lost PDTRACE_OMIT_HOOKS=d_make_discardable
+run lost PDTRACE_TESTING=omit-hooks=d_make_discardable
 cat /tmp/sc-lost.out
 expect_eq "$(tr '\n' ' ' </tmp/sc-lost.rc)" "3 3 " "check exits 3 when an elided entry went unseen (JSON, text)"
 expect_grep '"self_check":"inconsistent","check_entries":10,"check_differences":1,"check_first":"/: 7 entries kept by the BPF side, 6 in the kernel"' \
@@ -56,7 +56,7 @@ expect_grep '^INCONSISTENT: self-check of tmpfs '"$dev"': 1 of the 10 entries th
 	/tmp/sc-lost.txt "text: the INCONSISTENT line (elided entries)"
 $PDTRACE check -f junit -- true >/dev/null 2>&1
 rm -rf $m/*
-PDTRACE_OMIT_HOOKS=d_make_discardable $PDTRACE check -f junit -o /tmp/sc.xml -- sh -c "$wl"
+PDTRACE_TESTING=omit-hooks=d_make_discardable $PDTRACE check -f junit -o /tmp/sc.xml -- sh -c "$wl"
 expect_eq "$?" 3 "check -f junit exits 3"
 expect_grep 'superblocks whose books differ from the kernel' /tmp/sc.xml "JUnit: the complete-data failure says why"
 rm -rf $m/*

@@ -1,15 +1,14 @@
 # The table of kernel stacks full: a removal's stack is taken at its entry, into that
-# table. pdtrace-tiny-kstacks
-# is pdtrace with a table of 4 stacks (make tiny-kstacks), which a tracefs instance's
-# creation fills. A removal whose start is sent (it destroys a user's entries) goes without
+# table. With PDTRACE_TESTING=kstacks=4 pdtrace has a table of 4 stacks, which a tracefs
+# instance's creation fills. A removal whose start is sent (it destroys a user's entries) goes without
 # its stack: map_full counts it, the data is incomplete. A removal whose start is never
 # sent (its root alone: pdtfaultfs' kdir emptied first) has lost nothing: the data stays
 # complete. pdtrace itself, with its 4096 stacks, has room for both.
 # timeout: 180
 # kmods: pdt_faultfs
 . /lib.sh
-tiny=/bin/pdtrace-tiny-kstacks
-[ -x $tiny ] || { fail "$tiny is missing (make tiny-kstacks)"; finish; }
+tiny=pdtrace_tiny
+pdtrace_tiny() { PDTRACE_TESTING=kstacks=4 $PDTRACE "$@"; }
 grep -qs ' /sys/kernel/tracing ' /proc/self/mountinfo || mount -t tracefs none /sys/kernel/tracing
 ti=/sys/kernel/tracing/instances/pdt-full
 # The JSON report's "complete", lost_events and map_full; how many findings of a rule.
