@@ -10,6 +10,7 @@
 #   make floor      build/floor/pdtrace: the same hooks, every program returning at once
 #   make stream-floor  build/stream-floor/pdtrace: the smallest event per persist, discard, unpin
 #   make stack-floor   build/stack-floor/pdtrace: the origin marks and each kernel-made entry's stack
+#                   (the floors' programs: tests/bench/floors.bpf.c)
 #   make deps       install the Debian packages the build and tests need
 #   make vmlinux-h  regenerate vmlinux/vmlinux.h from a packaged kernel's BTF
 #   make kmod       the VM tests' fault-injection filesystem module (tests/vm/run.sh builds it as needed)
@@ -76,7 +77,7 @@ ALL_CFLAGS := $(CFLAGS) $(WARN) -ffile-prefix-map=$(CURDIR)=. -std=gnu11 -D_GNU_
 # The 7.x kernels embed anonymous structs by tag (-fms-extensions); vmlinux.h mirrors that.
 # BPF_PROG() declares ctx and every argument: unused ones are normal there. No build
 # directory in the binaries (debug information, the embedded BPF objects): -ffile-prefix-map.
-BPF_CFLAGS := $(BPF_EXTRA) -g -O2 -ffile-prefix-map=$(CURDIR)=. -target bpf -D__TARGET_ARCH_$(ARCH) $(WARN) -fms-extensions \
+BPF_CFLAGS := -g -O2 -ffile-prefix-map=$(CURDIR)=. -target bpf -D__TARGET_ARCH_$(ARCH) $(WARN) -fms-extensions \
 	-Wno-microsoft-anon-tag -Wno-unused-parameter -Iinclude -I$(VMLINUX_DIR)
 # libbpf: Debian sid's source package (scripts/fetch-libbpf.sh), built in LIBBPF_DIR and
 # linked statically, as libbpf-bootstrap builds its copy (Debian 12's libbpf 1.1 knows no
@@ -97,6 +98,10 @@ BPF_SRCS := $(wildcard bpf/*.bpf.c)
 # maps.bpf.c first: libbpf's linker places a map where its definition comes.
 TRACK_SRCS := bpf/track/maps.bpf.c $(filter-out bpf/track/maps.bpf.c,$(wildcard bpf/track/*.bpf.c))
 TRACK_OBJS := $(patsubst bpf/track/%.bpf.c,$(OUTPUT)/track/%.bpf.o,$(TRACK_SRCS))
+ifdef FLOOR
+# A floor (make floor): the tracker's maps, lookup and walk, and the floor's programs.
+TRACK_OBJS := $(patsubst %,$(OUTPUT)/track/%.bpf.o,maps resolve walk) $(OUTPUT)/track/floor.bpf.o
+endif
 BPF_OBJS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.bpf.o,$(BPF_SRCS)) $(TRACK_OBJS) $(OUTPUT)/track.bpf.o
 SKELS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.skel.h,$(BPF_SRCS)) $(OUTPUT)/track.skel.h
 # src/core/: plain C that knows nothing of libbpf (the rules engine, the reports, the
@@ -147,6 +152,12 @@ $(OUTPUT)/track/%.bpf.o: bpf/track/%.bpf.c $(wildcard bpf/track/*.bpf.h) include
 	$(Q)mkdir -p $(@D)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(OUTPUT)/track/floor.bpf.o: tests/bench/floors.bpf.c $(wildcard bpf/track/*.bpf.h) include/pdtrace.h \
+		$(VMLINUX_DIR)/vmlinux.h | $(LIBBPF_OBJ)
+	$(Q)mkdir -p $(@D)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -Ibpf/track -DFLOOR_$(FLOOR) -c $< -o $@
 
 $(OUTPUT)/track.bpf.o: $(TRACK_OBJS) | $(BPFTOOL)
 	$(call msg,BPF-LINK,$@)
@@ -288,22 +299,15 @@ $(OUTPUT)/bench/pdtbench: tests/bench/pdtbench.c
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(WARN) -std=gnu11 -static $< -o $@
 
-# The floor the bench compares with: pdtrace whose programs return at once, on the
-# same hooks (BPF_EXTRA=-DPDT_FLOOR), built in a directory of its own.
-floor:
-	$(Q)$(MAKE) -s OUTPUT=$(OUTPUT)/floor LIBBPF_DIR=$(LIBBPF_DIR) BPFTOOL=$(BPFTOOL) BPF_EXTRA=-DPDT_FLOOR $(OUTPUT)/floor/pdtrace
-
-# And the floor of streaming the books to user space: the smallest event per persist,
-# discard and unpin, which the reader drops (BPF_EXTRA=-DPDT_STREAM_FLOOR).
-stream-floor:
-	$(Q)$(MAKE) -s OUTPUT=$(OUTPUT)/stream-floor LIBBPF_DIR=$(LIBBPF_DIR) BPFTOOL=$(BPFTOOL) BPF_EXTRA=-DPDT_STREAM_FLOOR \
-		$(OUTPUT)/stream-floor/pdtrace
-
-# And the floor of creation stacks: the origin marks and the stack of each kernel-made
-# entry, taken as pdtrace takes it (BPF_EXTRA=-DPDT_STACK_FLOOR).
-stack-floor:
-	$(Q)$(MAKE) -s OUTPUT=$(OUTPUT)/stack-floor LIBBPF_DIR=$(LIBBPF_DIR) BPFTOOL=$(BPFTOOL) BPF_EXTRA=-DPDT_STACK_FLOOR \
-		$(OUTPUT)/stack-floor/pdtrace
+# The floors the bench compares with (tests/bench/floors.bpf.c): pdtrace's user space
+# with a tracker object whose programs, on the same hooks, do less; each built in a
+# directory of its own (FLOOR: the floor's kind).
+FLOOR_KIND_floor := EMPTY
+FLOOR_KIND_stream-floor := STREAM
+FLOOR_KIND_stack-floor := STACKS
+floor stream-floor stack-floor:
+	$(Q)$(MAKE) -s OUTPUT=$(OUTPUT)/$@ LIBBPF_DIR=$(LIBBPF_DIR) BPFTOOL=$(BPFTOOL) \
+		FLOOR=$(FLOOR_KIND_$@) $(OUTPUT)/$@/pdtrace
 
 # BENCH_ARGS: options of tests/bench/run.sh (--rounds, --secs, --only ...).
 bench: deps all floor stream-floor stack-floor $(OUTPUT)/bench/pdtbench
@@ -361,7 +365,7 @@ vmlinux-h: $(BPFTOOL)
 	$(Q)BPFTOOL=$(BPFTOOL) PDTRACE_ARCH=$(DEB_ARCH) scripts/gen-vmlinux-h.sh $(VMLINUX_DIR)/vmlinux.h
 
 FORMAT_SRCS = bpf/*.c bpf/track/*.c bpf/track/*.h src/*.c src/*.h src/core/*.c src/core/*.h include/*.h tests/unit/*.c tests/unit/*.h tests/vm/guest-tools/*.c \
-	tests/fuzz/*.c
+	tests/fuzz/*.c tests/bench/floors.bpf.c
 
 format:
 	clang-format -i $(FORMAT_SRCS)

@@ -161,16 +161,6 @@ extern const volatile bool pdt_user_stacks;
 extern const volatile __u64 pdt_ring_size;
 #endif
 
-/*
- * The floor of `make bench`: the same programs on the same hooks, returning at once
- * (built with -DPDT_FLOOR into build/floor/pdtrace, never installed).
- */
-#if defined(PDT_FLOOR) || defined(PDT_STREAM_FLOOR) || defined(PDT_STACK_FLOOR)
-#define PDT_FLOOR_RETURN return 0
-#else
-#define PDT_FLOOR_RETURN
-#endif
-
 static __always_inline void bump(u32 idx)
 {
 	if (idx < PDT_TC_MAX)
@@ -569,27 +559,6 @@ static __always_inline void submit(void *e)
 	else
 		bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
 }
-
-#ifdef PDT_STREAM_FLOOR
-/*
- * The floor of any design that streams the books to user space (make bench's
- * "stream" variant, -DPDT_STREAM_FLOOR, never installed): a persist, a discard and an
- * umount's unpin each send the smallest event, with nothing in it the reader can use
- * (type 0: it counts it and drops it), and every other program returns at once.
- */
-static __always_inline int stream_floor(void *dentry)
-{
-	struct pdt_event *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
-
-	if (!e)
-		return 0;
-	e->type = 0;
-	e->size = sizeof(*e);
-	e->dentry = (u64)dentry;
-	bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
-	return 0;
-}
-#endif
 
 #if defined(__TARGET_ARCH_arm64) && defined(PDT_KPROBE_CTX)
 /*

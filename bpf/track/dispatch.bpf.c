@@ -16,64 +16,7 @@
 #include "persist.bpf.h"
 #include "removal.bpf.h"
 #include "shutdown.bpf.h"
-
-/* The hooked function's enum pdt_hook_id: by its address ip, else by the link's cookie. */
-static __always_inline u64 hook_at(struct pt_regs *ctx, u64 ip, u64 span)
-{
-	u32 n = hook_count(), i;
-
-	if (n) {
-		i = hook_find(ip, span, n);
-		if (i < PDT_HOOK_IPS)
-			return pdt_hook_ips[i].id;
-	}
-	return bpf_get_attach_cookie(ctx);
-}
-
-/* The brackets': bpf_get_func_ip() is the function's address at its return too. */
-static __always_inline u64 hook_id(struct pt_regs *ctx)
-{
-	return hook_at(ctx, bpf_get_func_ip(ctx), 1);
-}
-
-/*
- * At a function's entry. On x86-64 the registers' ip is within its first bytes
- * (PDT_FENTRY_SPAN): a load, where bpf_get_func_ip() is a helper call, at each persist
- * and discard. (At a session's return they hold no ip of the function.)
- */
-static __always_inline u64 entry_hook_id(struct pt_regs *ctx)
-{
-#ifdef __TARGET_ARCH_x86
-	return hook_at(ctx, PT_REGS_IP(ctx), PDT_FENTRY_SPAN);
-#else
-	return hook_id(ctx);
-#endif
-}
-
-#ifdef PDT_STACK_FLOOR
-/*
- * The floor of keeping creation stacks (make stack-floor): the marks that tell a user's
- * create from the kernel's, and the kernel stack of each entry the kernel makes, taken
- * as pdtrace takes it (the kernel's unwinder), into scratch space.
- * Whatever else a design does with kernel-made entries comes on top.
- */
-static __always_inline int stack_floor(struct pt_regs *ctx, u64 hook, void *a1, void *a2)
-{
-	struct pdt_task_state *t;
-
-	if (hook == PDT_HK_CREATE)
-		return mark(a2);
-	if (hook == PDT_HK_LINK)
-		return mark((void *)PT_REGS_PARM3(ctx));
-	if (hook != PDT_HK_PERSIST)
-		return 0;
-	t = task_state(false);
-	if (origin_of(t, as_dentry(a1)) == PDT_ORIGIN_USER)
-		return 0;
-	stack_scratch(ctx);
-	return 0;
-}
-#endif
+#include "hook_id.bpf.h"
 
 SEC("kprobe.multi")
 int dispatch_entry(struct pt_regs *ctx)
@@ -81,16 +24,6 @@ int dispatch_entry(struct pt_regs *ctx)
 	void *a1 = (void *)PT_REGS_PARM1(ctx), *a2 = (void *)PT_REGS_PARM2(ctx);
 	u64 hook;
 
-#ifdef PDT_STREAM_FLOOR
-	hook = entry_hook_id(ctx);
-
-	if (hook == PDT_HK_PERSIST || hook == PDT_HK_DISCARD)
-		return stream_floor(a1);
-#endif
-#ifdef PDT_STACK_FLOOR
-	return stack_floor(ctx, entry_hook_id(ctx), a1, a2);
-#endif
-	PDT_FLOOR_RETURN; /* the empty-programs floor: not even the hook's id */
 	hook = entry_hook_id(ctx);
 	switch (hook) {
 	case PDT_HK_PERSIST:
@@ -124,10 +57,8 @@ SEC("kprobe.session")
 int dispatch_session(struct pt_regs *ctx)
 {
 	void *a1 = (void *)PT_REGS_PARM1(ctx), *a2 = (void *)PT_REGS_PARM2(ctx);
-	u64 hook;
+	u64 hook = hook_id(ctx);
 
-	PDT_FLOOR_RETURN;
-	hook = hook_id(ctx);
 	if (bpf_session_is_return(ctx)) {
 		switch (hook) {
 		case PDT_HK_REMOVAL:

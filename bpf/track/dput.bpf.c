@@ -13,7 +13,6 @@ int BPF_PROG(dput, struct dentry *dentry)
 {
 	struct pdt_event_full *e;
 
-	PDT_FLOOR_RETURN;
 	if (!dentry || !(dentry->d_flags & persistent_bit()))
 		return 0;
 	if (dentry->d_lockref.count > 1)

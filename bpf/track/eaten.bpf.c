@@ -32,7 +32,6 @@ static __noinline int kill_eaten(void *ctx, struct dentry *dentry)
 SEC("fentry/dentry_kill")
 int BPF_PROG(dentry_kill, struct dentry *dentry)
 {
-	PDT_FLOOR_RETURN;
 	if (!(dentry->d_flags & persistent_bit()) || dentry->d_lockref.count != 0)
 		return 0;
 	return kill_eaten(ctx, dentry);

@@ -13,32 +13,17 @@
 #include "common.bpf.h"
 #include "origin.bpf.h"
 
-/*
- * One program per hook, each the same: a floor's early return (the creation marks
- * belong to the creation-stacks floor, the others to none), the mark, and allow.
- */
-#if defined(PDT_FLOOR) || defined(PDT_STREAM_FLOOR)
-#define PDT_CREATE_FLOOR 1
-#else
-#define PDT_CREATE_FLOOR 0
-#endif
-#ifdef PDT_STACK_FLOOR
-#define PDT_REMOVE_FLOOR 1
-#else
-#define PDT_REMOVE_FLOOR PDT_CREATE_FLOOR
-#endif
-
-#define PDT_LSM_MARK(hook, fn, floor)                                                              \
+/* One program per hook, each the same: the mark, and allow. */
+#define PDT_LSM_MARK(hook, fn)                                                                     \
 	SEC("lsm/" #hook)                                                                          \
 	int BPF_PROG(lsm_##hook, struct inode *dir, struct dentry *dentry)                         \
 	{                                                                                          \
-		if (!(floor))                                                                      \
-			fn(dentry);                                                                \
+		fn(dentry);                                                                        \
 		return 0;                                                                          \
 	}
 
-PDT_LSM_MARK(inode_create, mark, PDT_CREATE_FLOOR)
-PDT_LSM_MARK(inode_mkdir, mark, PDT_CREATE_FLOOR)
-PDT_LSM_MARK(inode_mknod, mark, PDT_CREATE_FLOOR)
-PDT_LSM_MARK(inode_unlink, mark_remove, PDT_REMOVE_FLOOR)
-PDT_LSM_MARK(inode_rmdir, mark_remove, PDT_REMOVE_FLOOR)
+PDT_LSM_MARK(inode_create, mark)
+PDT_LSM_MARK(inode_mkdir, mark)
+PDT_LSM_MARK(inode_mknod, mark)
+PDT_LSM_MARK(inode_unlink, mark_remove)
+PDT_LSM_MARK(inode_rmdir, mark_remove)

@@ -52,7 +52,6 @@ static __always_inline void emit_module(struct module *mod, u16 type)
 SEC("tp_btf/module_load")
 int BPF_PROG(module_load, struct module *mod)
 {
-	PDT_FLOOR_RETURN;
 	/* Entries made while the ranges this one may take were another's. */
 	elided_sweep_modular();
 	emit_module(mod, PDT_EV_MODULE_LOAD);
@@ -63,7 +62,6 @@ int BPF_PROG(module_load, struct module *mod)
 SEC("tp_btf/module_free")
 int BPF_PROG(module_free, struct module *mod)
 {
-	PDT_FLOOR_RETURN;
 	elided_sweep_modular(); /* their PERSISTs first: the rules name the module from them */
 	emit_module(mod, PDT_EV_MODULE_FREE);
 	return 0;

@@ -40,7 +40,6 @@ int BPF_PROG(__d_move, struct dentry *dentry, struct dentry *target, bool exchan
 {
 	u32 bit = persistent_bit();
 
-	PDT_FLOOR_RETURN;
 	if (exchange) {
 		/* Both first, from the places before the swap. */
 		if (target->d_flags & bit)

@@ -71,11 +71,6 @@ int BPF_PROG(select_collect_umount, void *data, struct dentry *dentry)
 	u32 key = 0, flags;
 	u64 a;
 
-#ifdef PDT_STREAM_FLOOR
-	if (dentry->d_flags & persistent_bit())
-		return stream_floor(dentry);
-#endif
-	PDT_FLOOR_RETURN;
 	flags = dentry->d_flags;
 	if (!(flags & persistent_bit()))
 		return 0;
@@ -99,7 +94,6 @@ int BPF_PROG(umount_check, void *data, struct dentry *dentry)
 {
 	struct pdt_event_full *e;
 
-	PDT_FLOOR_RETURN;
 	graph_check(); /* an umount or shutdown whose bracket the kernel skipped */
 	if (dentry->d_children.first)
 		return 0;
