@@ -11,6 +11,7 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "pdtrace.h"
+#include "kernel_facts.bpf.h"
 
 #ifdef PDT_MAPS_OWNER
 #define PDT_MAP_DECL
@@ -107,14 +108,6 @@ static __always_inline u32 hook_find(u64 ip, u64 span, u32 n)
 	return PDT_HOOK_IPS;
 }
 
-/*
- * x86-64: a kprobe's registers' ip is the return address of the hooked function's call
- * to __fentry__, its first instruction (its second, past an endbr64, on a kernel built
- * with IBT): a few bytes past the function's address. Functions are 16-byte aligned
- * (FUNCTION_ALIGNMENT): no other starts in between.
- */
-#define PDT_FENTRY_SPAN 16
-
 /* Scratch space to build a path right to left; see fill_path(). */
 #define PDT_SCRATCH_MASK 511
 struct pdt_scratch {
@@ -134,18 +127,15 @@ PDT_MAP_DECL struct {
  * held. No other run can then take the per-CPU scratch buffer, and the kernel can
  * skip a run only when it nests in an interrupt over another program (counted as a
  * recursion miss). The self-check's iterator is preemptible: it disables preemption
- * around its use of the buffer. (bpf_preempt_disable(): 6.10+.)
+ * around its use of the buffer (bpf_preempt_disable()).
  */
-extern void bpf_preempt_disable(void) __ksym;
-extern void bpf_preempt_enable(void) __ksym;
 
 /*
  * A kprobe's arguments are plain numbers to the verifier: cast a dentry to a
  * read-only BTF pointer, and fields are then direct loads (faults read as zero)
- * rather than a helper call each. (bpf_rdonly_cast(): 6.2+.) Only struct dentry:
- * with clang 14 a second type's id relocation came out as the first one's.
+ * rather than a helper call each. Only struct dentry: with clang 14 a second type's id
+ * relocation came out as the first one's.
  */
-extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym;
 #define as_dentry(p) ((struct dentry *)bpf_rdonly_cast((p), bpf_core_type_id_kernel(struct dentry)))
 
 /*
@@ -166,9 +156,6 @@ static __always_inline void bump(u32 idx)
 	if (idx < PDT_TC_MAX)
 		__sync_fetch_and_add(&pdt_counters[idx], 1);
 }
-
-/* S_DEAD is a #define in include/linux/fs.h (not in BTF), stable since 2.4. */
-#define PDT_S_DEAD (1 << 4)
 
 static __always_inline u32 persistent_bit(void)
 {
@@ -297,7 +284,7 @@ static __always_inline bool first_of_sb(u64 sb, u32 *slot)
 	} else {
 		s = new_slot(sb);
 		rc = bpf_map_update_elem(&sbs, &sb, &s, BPF_NOEXIST);
-		if (rc == -7 /* -E2BIG: full */) {
+		if (rc == -PDT_E2BIG) {
 			bump(PDT_TC_SB_FULL);
 			s = PDT_NO_SLOT;
 		} else if (rc && (known = bpf_map_lookup_elem(&sbs, &sb))) {
@@ -570,7 +557,6 @@ static __always_inline void submit(void *e)
  * from the top of the stack). Put the link register back in as the second frame, unless
  * the unwind has it already; the outermost frame gives way when the stack is full.
  */
-extern const void return_to_handler __ksym __weak;
 
 /*
  * One step down the function graph tracer's shadow stack (current->ret_stack, the
@@ -578,7 +564,6 @@ extern const void return_to_handler __ksym __weak;
  * offset back to its frame's struct ftrace_ret_stack. That frame, with *off moved
  * below it; NULL at the bottom or on a word that makes no sense.
  */
-#define PDT_FGRAPH_OFFSET_MASK 0x3ff /* FGRAPH_FRAME_OFFSET_MASK */
 static __always_inline struct ftrace_ret_stack *fgraph_frame(unsigned long *rs, int *off)
 {
 	unsigned long w;

@@ -42,9 +42,6 @@ int dispatch_entry(struct pt_regs *ctx)
 	return 0;
 }
 
-/* The session kfunc (7.2's signature): is this the run at the function's return? */
-extern bool bpf_session_is_return(void *ctx) __ksym;
-
 /*
  * The brackets (removals, umounts, shutdowns): one kprobe.session program, run at entry
  * and at return of each. A session is one fprobe, on the function graph tracer, where a

@@ -231,7 +231,7 @@ __noinline int pdt_send_elided(u32 key)
 	e->h.pid = pid;
 	__builtin_memcpy(e->h.comm, comm, sizeof(comm));
 	inode = d->d_inode;
-	if (inode && ((inode->i_mode & 00170000) == 0040000))
+	if (inode && PDT_S_ISDIR(inode->i_mode))
 		e->h.flags |= PDT_F_IS_DIR;
 	fill_path(d, e->path);
 	submit(e);

@@ -48,8 +48,6 @@ static __always_inline int mark_remove(void *dentry)
  * no create hook sees. It is made on the user's behalf, in the user's rename, and the
  * user can remove it: a user entry. Remember where it will appear.
  */
-#define PDT_RENAME_WHITEOUT (1 << 2) /* include/uapi/linux/fs.h, stable since 3.18 */
-
 static __always_inline int mark_rename(void *old_dentry, unsigned int flags)
 {
 	bool whiteout = flags & PDT_RENAME_WHITEOUT;

@@ -78,7 +78,7 @@ static __always_inline int on_persist(struct pt_regs *ctx, void *dentry_arg, voi
 	e->h.origin = origin;
 	if (dead)
 		e->h.flags |= PDT_F_PARENT_DEAD;
-	if (inode && ((BPF_CORE_READ(inode, i_mode) & 00170000) == 0040000))
+	if (inode && PDT_S_ISDIR(BPF_CORE_READ(inode, i_mode)))
 		e->h.flags |= PDT_F_IS_DIR;
 	stack_copy(e, s);
 	submit(e);
