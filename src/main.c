@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <bpf/libbpf.h>
 #include "cli.h"
 #include "commands.h"
 #include "exit_codes.h"
@@ -37,6 +38,24 @@ static const struct argp_option main_options[] = {
 	{},
 };
 
+/* As bpftool -V: the version, the libbpf it was built with, and what its BPF side uses. */
+static void print_version(void)
+{
+#if defined(__x86_64__)
+	const char *arch = "x86_64";
+#elif defined(__aarch64__)
+	const char *arch = "arm64";
+#else
+	const char *arch = "unknown";
+#endif
+
+	printf("pdtrace %s\n", PDT_VERSION);
+	printf("using libbpf %s (linked statically)\n", libbpf_version_string());
+	printf("BPF programs for %s: kprobe.multi, kprobe.session, fentry, lsm, tp_btf, "
+	       "iter/task_file\n",
+	       arch);
+}
+
 static error_t parse_main(int key, char *arg, struct argp_state *state)
 {
 	struct main_args *a = state->input;
@@ -47,7 +66,7 @@ static error_t parse_main(int key, char *arg, struct argp_state *state)
 		pdt_verbose++;
 		return 0;
 	case 'V':
-		printf("pdtrace %s\n", PDT_VERSION);
+		print_version();
 		exit(PDT_EXIT_OK);
 	case ARGP_KEY_ARG:
 		a->cmd_index = state->next - 1;

@@ -53,7 +53,7 @@ if [ -z "$qemu" ]; then
 fi
 version=$(sed -n 's/^VERSION := //p' "$top/Makefile")
 out=$("$qemu" "$bin" --version 2>&1)
-[ "$out" = "pdtrace $version" ]
+[ "$(echo "$out" | head -n1)" = "pdtrace $version" ] && echo "$out" | grep -q "^BPF programs for arm64: "
 check $? "under qemu-user: pdtrace --version says $version" "$out"
 "$qemu" "$bin" frobnicate >"$tmp/out" 2>"$tmp/err"
 rc=$?

@@ -29,6 +29,9 @@ one_line_error() { # name pattern
 
 run "--version" 0 --version
 grep -qx 'pdtrace 0\.1\.0' "$tmp/out" && ok "--version prints the version" || not_ok "--version prints the version" "$(cat "$tmp/out")"
+grep -qx 'using libbpf v1\.[0-9]* (linked statically)' "$tmp/out" && grep -q '^BPF programs for x86_64: ' "$tmp/out" &&
+	ok "--version names libbpf's version and the BPF side, as bpftool -V" ||
+	not_ok "--version names libbpf's version and the BPF side, as bpftool -V" "$(cat "$tmp/out")"
 run "--help" 0 --help
 # Every command of the dispatch table (src/main.c) has its line under "Commands:", and
 # every line there is a command that answers --help.

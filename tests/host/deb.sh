@@ -152,7 +152,7 @@ in_root() { chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LC
 in_root dpkg -i /tmp/pdtrace.deb >"$tmp/dpkg" 2>&1
 check $? "dpkg -i pdtrace.deb into a fresh bookworm root" "$(tail -5 "$tmp/dpkg")"
 out=$(in_root sh -c "command -v pdtrace && ${run[*]} \$(command -v pdtrace) --version" 2>&1)
-[ "$out" = "/usr/sbin/pdtrace
+[ "$(echo "$out" | head -n2)" = "/usr/sbin/pdtrace
 pdtrace $version" ]
 check $? "there: pdtrace is /usr/sbin/pdtrace, --version says $version" "$out"
 out=$(in_root man -w pdtrace 2>&1)
