@@ -38,8 +38,10 @@ done
 [ -z "$bad" ] && [ -x "$arm/guest-tools/pdt-fsop" ]
 check $? "the guest tools are static AArch64 ELF" "not:$bad"
 # __TARGET_ARCH_arm64: bpf_tracing.h reads the kprobe programs' arguments from struct
-# user_pt_regs (x86: struct pt_regs' di, si, ...); the embedded objects' BTF names it.
-grep -qa 'user_pt_regs' "$bin" && ! grep -qa 'user_pt_regs' "$build/pdtrace"
+# user_pt_regs (x86: struct pt_regs' di, si, ...); the embedded objects' BTF names it, a
+# string of its own (libbpf itself holds "bpf_user_pt_regs_t" on both).
+btf_name() { LC_ALL=C grep -qaP '\x00user_pt_regs\x00' "$1"; }
+btf_name "$bin" && ! btf_name "$build/pdtrace"
 check $? "the embedded BPF objects are arm64's (struct user_pt_regs), not x86's"
 grep -q 'DCACHE_PERSISTENT = ' "$top/vmlinux/arm64/vmlinux.h" &&
 	grep -q '^struct user_pt_regs {' "$top/vmlinux/arm64/vmlinux.h"
