@@ -99,8 +99,10 @@ BPF_SRCS := $(wildcard bpf/*.bpf.c)
 TRACK_SRCS := bpf/track/maps.bpf.c $(filter-out bpf/track/maps.bpf.c,$(wildcard bpf/track/*.bpf.c))
 TRACK_OBJS := $(patsubst bpf/track/%.bpf.c,$(OUTPUT)/track/%.bpf.o,$(TRACK_SRCS))
 ifdef FLOOR
-# A floor (make floor): the tracker's maps, lookup and walk, and the floor's programs.
-TRACK_OBJS := $(patsubst %,$(OUTPUT)/track/%.bpf.o,maps resolve walk) $(OUTPUT)/track/floor.bpf.o
+# A floor (make floor): the tracker's maps, global functions, kallsyms lookup and
+# self-check walk, and the floor's programs in place of the tracker's.
+TRACK_OBJS := $(patsubst %,$(OUTPUT)/track/%.bpf.o,maps elide kstack removal resolve walk) \
+	$(OUTPUT)/track/floor.bpf.o
 endif
 BPF_OBJS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.bpf.o,$(BPF_SRCS)) $(TRACK_OBJS) $(OUTPUT)/track.bpf.o
 SKELS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.skel.h,$(BPF_SRCS)) $(OUTPUT)/track.skel.h

@@ -51,13 +51,8 @@ PDT_MAP_DECL struct {
 } elided SEC(".maps");
 
 /* Off for trace -v, which prints every event, and with --user-stacks. */
-#ifdef PDT_MAPS_OWNER
-const volatile bool pdt_elide = true;
-const volatile __u32 pdt_elide_bits = PDT_ELIDE_BITS;
-#else
 extern const volatile bool pdt_elide;
 extern const volatile __u32 pdt_elide_bits;
-#endif
 
 static __always_inline u32 elide_hash(u64 d)
 {
@@ -100,16 +95,7 @@ static __always_inline struct pdt_elided *elided_probe(u64 d, u32 *key)
  * (see pdt_materialize()): most of its callers sit on paths the verifier walks
  * many times.
  */
-#ifdef PDT_MAPS_OWNER
-__noinline long pdt_elided_key(u64 d)
-{
-	u32 k;
-
-	return elided_probe(d, &k) ? (long)k : -1;
-}
-#else
 long pdt_elided_key(u64 d);
-#endif
 
 /* d's entry in the set (*key: its index), NULL when it is not elided. */
 static __always_inline struct pdt_elided *elided_find(u64 d, u32 *key)
@@ -198,82 +184,8 @@ static __always_inline void elided_end(struct pdt_elided *m, u64 d, bool unpin)
  * and its made count moves from the superblock's slot to the stream. Global
  * functions: the verifier checks each once per program, not at each of its callers.
  */
-#ifdef PDT_MAPS_OWNER
-__noinline int pdt_send_elided(u32 key)
-{
-	struct pdt_elided *m = bpf_map_lookup_elem(&elided, &key);
-	struct pdt_event_full *e;
-	char comm[PDT_COMM_LEN];
-	struct inode *inode;
-	struct dentry *d;
-	u32 slot, pid, ks;
-	u64 a;
-
-	if (!m)
-		return 0;
-	a = m->dentry;
-	slot = m->slot & (PDT_SB_SLOTS - 1);
-	ks = m->kstack;
-	pid = m->pid;
-	__builtin_memcpy(comm, m->comm, sizeof(comm));
-	if (!elided_take(m, a))
-		return 0;
-	__sync_fetch_and_add(&pdt_slots[slot].live, -1);
-	d = as_dentry((void *)a);
-	e = reserve_full_sb(PDT_EV_PERSIST, d, NULL, false, PDT_NO_SLOT);
-	if (!e)
-		return 0; /* counted lost: the books are incomplete, the count stays in the slot */
-	__sync_fetch_and_add(&pdt_slots[slot].made, -1);
-	e->h.flags = PDT_F_MATERIALIZED | (e->h.flags & PDT_F_WAS_POSITIVE);
-	e->h.origin = ks ? PDT_ORIGIN_KERNEL : PDT_ORIGIN_USER;
-	if (ks)
-		kstack_fill(ks, e);
-	e->h.pid = pid;
-	__builtin_memcpy(e->h.comm, comm, sizeof(comm));
-	inode = d->d_inode;
-	if (inode && PDT_S_ISDIR(inode->i_mode))
-		e->h.flags |= PDT_F_IS_DIR;
-	fill_path(d, e->path);
-	submit(e);
-	return 0;
-}
-
-static int ancestor_step(u32 i, u64 *cur)
-{
-	u64 parent = (u64)BPF_CORE_READ((struct dentry *)*cur, d_parent);
-	long k;
-
-	if (!*cur || parent == *cur)
-		return 1;
-	k = pdt_elided_key(*cur);
-	if (k >= 0)
-		pdt_send_elided(k);
-	*cur = parent;
-	return 0;
-}
-
-/*
- * The entry, then its elided ancestors: the books rebuild a path longer than the
- * BPF side sends from the entries above it, and count the entries below each.
- */
-__noinline int pdt_materialize(u32 key)
-{
-	struct pdt_elided *m = bpf_map_lookup_elem(&elided, &key);
-	u64 cur;
-
-	if (!m)
-		return 0;
-	cur = m->dentry;
-	pdt_send_elided(key);
-	if (cur)
-		cur = (u64)BPF_CORE_READ((struct dentry *)cur, d_parent);
-	bpf_loop(PDT_MAX_DEPTH, ancestor_step, &cur, 0);
-	return 0;
-}
-#else
 int pdt_send_elided(u32 key);
 int pdt_materialize(u32 key);
-#endif
 
 /* If the dentry at a is elided, send its PERSIST now: an event about it follows. */
 static __always_inline void materialize_if(u64 a)

@@ -49,15 +49,9 @@ PDT_MAP_DECL struct {
 	__type(value, struct pdt_event_full);
 } kscratch SEC(".maps");
 
-#ifdef PDT_MAPS_OWNER
-__u64 pdt_core_text[2];	   /* _stext, _etext (user space resolves them; 0: unknown) */
-__u32 pdt_kelided_modular; /* an entry of a marked stack may be elided */
-const volatile __u32 pdt_kstacks_mask = PDT_KSTACKS - 1; /* the table's size - 1 */
-#else
 extern __u64 pdt_core_text[2];
 extern __u32 pdt_kelided_modular;
 extern const volatile __u32 pdt_kstacks_mask;
-#endif
 
 /* A kept stack's entry was elided: a marked one's must be sent before a module goes. */
 static __always_inline u32 kstack_used(struct pdt_kstack *s, u32 k)
@@ -72,51 +66,7 @@ static __always_inline u32 kstack_used(struct pdt_kstack *s, u32 k)
  * room in its probe (the entry is then streamed). Stacks are told apart by a 64-bit
  * hash of their addresses and their depth. Global: checked once, not in each caller.
  */
-#ifdef PDT_MAPS_OWNER
-__noinline u32 pdt_kstack_keep(const struct pdt_event_full *e)
-{
-	u64 h = 0x9e3779b97f4a7c15ull, lo = pdt_core_text[0], hi = pdt_core_text[1], ip;
-	u32 n, i, k, modular = !lo || hi <= lo;
-	struct pdt_kstack *s;
-
-	if (!e)
-		return 0;
-	n = e->nstack;
-	if (n < 1 || n > PDT_STACK_DEPTH)
-		return 0;
-	for (i = 0; i < PDT_STACK_DEPTH && i < n; i++) {
-		ip = e->stack[i];
-		h = (h ^ ip) * 0xbf58476d1ce4e5b9ull;
-		h ^= h >> 31;
-		if (ip - lo >= hi - lo)
-			modular = 1;
-	}
-	h = (h ^ n) | 1;
-	for (i = 0; i < PDT_KSTACK_PROBE; i++) {
-		k = ((u32)h + i) & pdt_kstacks_mask;
-		s = bpf_map_lookup_elem(&kstacks, &k);
-		if (!s)
-			return 0;
-		if (s->state == PDT_KS_READY) {
-			if (s->hash != h || s->n != n)
-				continue;
-		} else if (s->state != PDT_KS_FREE ||
-			   __sync_val_compare_and_swap(&s->state, PDT_KS_FREE, PDT_KS_WRITING)) {
-			continue; /* another CPU's, being written */
-		} else {
-			__builtin_memcpy(s->ip, e->stack, sizeof(s->ip));
-			s->hash = h;
-			s->n = n;
-			s->modular = modular;
-			__sync_fetch_and_add(&s->state, 1); /* READY, after the rest */
-		}
-		return kstack_used(s, k);
-	}
-	return 0;
-}
-#else
 u32 pdt_kstack_keep(const struct pdt_event_full *e);
-#endif
 
 /* The stack of the hooked function's caller, in this CPU's scratch space (or NULL). */
 static __always_inline struct pdt_event_full *stack_scratch(void *ctx)

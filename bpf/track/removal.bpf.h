@@ -47,30 +47,7 @@ static __always_inline int removal_enter(void *ctx, void *root)
  * gone at its entry (its root is still there, with the same path), with table entry
  * ks's stack. Global: checked once, not on each of the discard's paths.
  */
-#ifdef PDT_MAPS_OWNER
-__noinline int pdt_removal_send(struct pdt_task_state *t, u32 ks)
-{
-	struct dentry *root;
-	struct pdt_event_full *e;
-
-	if (!t)
-		return 0;
-	root = as_dentry((void *)t->removal_root);
-	e = reserve_full_t(PDT_EV_REMOVAL, root, t);
-	if (!e)
-		return 0;
-	fill_path(root, e->path);
-	/* NONE, FULL: none (the reserve left nstack at 0) */
-	if (ks == PDT_KSTACK_FULL)
-		bump(PDT_TC_STACKS_FULL);
-	else if (ks != PDT_KSTACK_NONE)
-		kstack_fill(ks, e);
-	submit(e);
-	return 0;
-}
-#else
 int pdt_removal_send(struct pdt_task_state *t, u32 ks);
-#endif
 
 /* Before the discard of a: a removal's root ends it, and needs no start. */
 static __always_inline void removal_flush(struct pdt_task_state *t, u64 a)

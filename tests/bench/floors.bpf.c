@@ -2,8 +2,8 @@
 /*
  * The floors `make bench` compares pdtrace with: the tracker's programs on the same
  * hooks, attached by the same user space, doing less. Linked with the tracker's maps,
- * kallsyms lookup and self-check walk (bpf/track/maps, resolve, walk) in place of its
- * programs, one object per floor (make floor, stream-floor, stack-floor):
+ * global functions, kallsyms lookup and self-check walk in place of its programs, one
+ * object per floor (make floor, stream-floor, stack-floor):
  *   FLOOR_EMPTY   every program returns at once: what the hooks cost by themselves;
  *   FLOOR_STREAM  a persist, a discard and an umount's unpin each send the smallest
  *                 event, which the reader counts and drops: the floor of any design
