@@ -101,7 +101,7 @@ TRACK_OBJS := $(patsubst bpf/track/%.bpf.c,$(OUTPUT)/track/%.bpf.o,$(TRACK_SRCS)
 ifdef FLOOR
 # A floor (make floor): the tracker's maps, global functions, kallsyms lookup and
 # self-check walk, and the floor's programs in place of the tracker's.
-TRACK_OBJS := $(patsubst %,$(OUTPUT)/track/%.bpf.o,maps elide kstack removal resolve walk) \
+TRACK_OBJS := $(patsubst %,$(OUTPUT)/track/%.bpf.o,maps elide kstack removal path task resolve walk) \
 	$(OUTPUT)/track/floor.bpf.o
 endif
 BPF_OBJS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.bpf.o,$(BPF_SRCS)) $(TRACK_OBJS) $(OUTPUT)/track.bpf.o

@@ -9,8 +9,6 @@
  * registration with ftrace, which is slow to attach. User space gives each function
  * its enum pdt_hook_id as the attach cookie, and then the table of hook_id() (pdtrace.h).
  */
-/* ctx is the entry registers (arm64: add_stack() puts the caller back in). */
-#define PDT_KPROBE_CTX
 #include "common.bpf.h"
 #include "origin.bpf.h"
 #include "persist.bpf.h"

@@ -6,6 +6,7 @@
  * is dropping the persistence reference itself.
  */
 #include "common.bpf.h"
+#include "event.bpf.h"
 #include "elide.bpf.h"
 
 SEC("fentry/dput")

@@ -9,6 +9,7 @@
  * on the LRU until the umount walk, or a shrinker, finds it.
  */
 #include "common.bpf.h"
+#include "event.bpf.h"
 #include "elide.bpf.h"
 
 /* The finding, out of line: the program's own frame stays that of the check. */

@@ -21,6 +21,7 @@
 #define PDT_ELIDE_BPF_H
 
 #include "common.bpf.h"
+#include "event.bpf.h"
 #include "kstack.bpf.h"
 
 /*
@@ -43,7 +44,7 @@ struct pdt_elided {
 	char comm[PDT_COMM_LEN];
 };
 
-PDT_MAP_DECL struct {
+extern struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1u << PDT_ELIDE_BITS);
 	__type(key, u32);

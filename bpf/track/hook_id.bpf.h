@@ -5,6 +5,28 @@
 
 #include "common.bpf.h"
 
+/* How many of the table's entries (pdtrace.h) user space has written: 0, then all. */
+static __always_inline u32 hook_count(void)
+{
+	return *(volatile __u32 *)&pdt_nhook_ips;
+}
+
+/*
+ * The place among the table's first n entries of the function that starts less than
+ * span bytes before ip: PDT_HOOK_IPS when none does. n is hook_count() read once by
+ * the caller, which may ask again whether the table was written.
+ */
+static __always_inline u32 hook_find(u64 ip, u64 span, u32 n)
+{
+	u32 i;
+
+#pragma unroll
+	for (i = 0; i < PDT_HOOK_IPS; i++)
+		if (i < n && ip - pdt_hook_ips[i].ip < span)
+			return i;
+	return PDT_HOOK_IPS;
+}
+
 /* The hooked function's enum pdt_hook_id: by its address ip, else by the link's cookie. */
 static __always_inline u64 hook_at(struct pt_regs *ctx, u64 ip, u64 span)
 {

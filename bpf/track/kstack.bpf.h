@@ -16,6 +16,7 @@
 #define PDT_KSTACK_BPF_H
 
 #include "common.bpf.h"
+#include "event.bpf.h"
 
 #define PDT_KSTACKS 4096 /* the table's size, unless user space sets another before load */
 #define PDT_KSTACK_PROBE 4
@@ -31,7 +32,7 @@ struct pdt_kstack {
 	unsigned long long ip[PDT_STACK_DEPTH];
 };
 
-PDT_MAP_DECL struct {
+extern struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, PDT_KSTACKS);
 	__type(key, u32);
@@ -42,7 +43,7 @@ PDT_MAP_DECL struct {
  * Where a kernel-made entry's stack is taken before it is elided or streamed (the
  * dispatcher's and the brackets' programs, which do not nest on a CPU).
  */
-PDT_MAP_DECL struct {
+extern struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, u32);
@@ -75,7 +76,7 @@ static __always_inline struct pdt_event_full *stack_scratch(void *ctx)
 	struct pdt_event_full *s = bpf_map_lookup_elem(&kscratch, &zero);
 
 	if (s)
-		add_stack(ctx, s);
+		add_entry_stack(ctx, s);
 	return s;
 }
 

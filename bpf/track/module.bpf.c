@@ -10,6 +10,7 @@
  * module event ever comes between an entry's making and its PERSIST.
  */
 #include "common.bpf.h"
+#include "event.bpf.h"
 #include "elide.bpf.h"
 
 /* mod->mem[type]: the array is indexed by an enum that BTF relocates. */

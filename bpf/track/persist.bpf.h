@@ -74,7 +74,7 @@ static __always_inline int on_persist(struct pt_regs *ctx, void *dentry_arg, voi
 	e = reserve_full_sb(PDT_EV_PERSIST, dentry, t, first, slot);
 	if (!e)
 		return 0;
-	fill_path(dentry, e->path);
+	fill_path_unrolled(dentry, e->path);
 	e->h.origin = origin;
 	if (dead)
 		e->h.flags |= PDT_F_PARENT_DEAD;
@@ -206,8 +206,8 @@ static __always_inline int on_discard(struct pt_regs *ctx, void *dentry_arg)
 	if (user_remove)
 		h->flags |= PDT_F_USER_REMOVE;
 	if (e && find) {
-		fill_path(dentry, e->path);
-		add_stack(ctx, e);
+		fill_path_unrolled(dentry, e->path);
+		add_entry_stack(ctx, e);
 	}
 	submit(h);
 	return 0;

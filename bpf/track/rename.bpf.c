@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "common.bpf.h"
+#include "event.bpf.h"
 #include "elide.bpf.h"
 
 /*

@@ -6,6 +6,7 @@
  * The brackets of an umount are in shutdown.bpf.h.
  */
 #include "common.bpf.h"
+#include "event.bpf.h"
 #include "elide.bpf.h"
 
 /*

@@ -14,6 +14,7 @@
  * where) and user space, once it has read what came, runs it again from that entry on.
  */
 #include "common.bpf.h"
+#include "event.bpf.h"
 #include "elide.bpf.h"
 
 __u32 pdt_walk_fd = ~0u;  /* the file to walk from (set by user space) */

@@ -11,7 +11,6 @@
  *   FLOOR_STACKS  the origin marks of creations, and the kernel stack of each entry the
  *                 kernel makes, taken as pdtrace takes it: the floor of creation stacks.
  */
-#define PDT_KPROBE_CTX /* dispatch_entry's ctx is the entry registers, as dispatch.bpf.c's */
 #include "common.bpf.h"
 #include "hook_id.bpf.h"
 #include "kstack.bpf.h"
