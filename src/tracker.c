@@ -42,7 +42,8 @@ static void on_new_sb(const struct pdt_sb *sb, void *ctx)
 
 	/* The very text and lookup `report` repeats on a recording's snapshot. */
 	if (!mountinfo_index_build(&ix, text ? text : "", len)) {
-		pdt_mounts_append(&t->mounts, &t->nmounts, &t->cap_mounts, &ix, sb->dev);
+		pdt_mounts_set(&t->mounts, &t->nmounts, &t->cap_mounts,
+			       pdt_rules_sb_index(t->rules, sb), &ix, sb->dev);
 		mountinfo_index_free(&ix);
 	}
 	if (t->on_new_sb)
