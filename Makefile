@@ -65,6 +65,8 @@ DESTDIR ?=
 SBINDIR ?= $(PREFIX)/sbin
 MANDIR ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+# systemd reads units from /usr/lib/systemd/system and /usr/local/lib/systemd/system alike.
+UNITDIR ?= $(PREFIX)/lib/systemd/system
 CLANG ?= clang
 BPFTOOL ?= bpftool
 CC ?= gcc
@@ -341,6 +343,10 @@ install: $(OUTPUT)/pdtrace
 	install -d -m 0755 $(DESTDIR)$(MANDIR)/man8
 	install -m 0644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/man8/
 	install -D -m 0644 completion/pdtrace $(DESTDIR)$(BASHCOMPDIR)/pdtrace
+	install -d -m 0755 $(DESTDIR)$(UNITDIR)
+	sed 's|/usr/sbin/pdtrace|$(SBINDIR)/pdtrace|' packaging/systemd/pdtrace-watch.service \
+		>$(DESTDIR)$(UNITDIR)/pdtrace-watch.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/pdtrace-watch.service
 
 # The Debian package: make install into a tree of its own, then scripts/mkdeb.sh
 # (packaging/deb/: control, copyright, changelog, lintian overrides).
@@ -350,11 +356,13 @@ DEB := $(OUTPUT)/pdtrace_$(DEB_VERSION)_$(DEB_ARCH).deb
 
 deb: $(DEB)
 
-$(DEB): $(OUTPUT)/pdtrace $(MAN_PAGES) completion/pdtrace $(wildcard packaging/deb/*) scripts/mkdeb.sh
+$(DEB): $(OUTPUT)/pdtrace $(MAN_PAGES) completion/pdtrace $(wildcard packaging/deb/*) \
+	packaging/systemd/pdtrace-watch.service scripts/mkdeb.sh
 	$(call msg,DEB,$@)
 	$(Q)rm -rf $(OUTPUT)/deb
 	$(Q)$(MAKE) -s install DESTDIR=$(abspath $(OUTPUT))/deb PREFIX=/usr SBINDIR=/usr/sbin \
-		MANDIR=/usr/share/man BASHCOMPDIR=/usr/share/bash-completion/completions >/dev/null
+		MANDIR=/usr/share/man BASHCOMPDIR=/usr/share/bash-completion/completions \
+		UNITDIR=/usr/lib/systemd/system >/dev/null
 	$(Q)DEB_ARCH=$(DEB_ARCH) STRIP=$(STRIP) scripts/mkdeb.sh $(OUTPUT)/deb $(DEB_VERSION) $@ >/dev/null
 
 vmlinux-h:
