@@ -74,7 +74,15 @@ PDT_MAP_DECL struct {
 #ifdef PDT_MAPS_OWNER
 __u64 pdt_counters[PDT_TC_MAX];
 struct pdt_sb_slot pdt_slots[PDT_SB_SLOTS]; /* elided counts (see pdtrace.h), read the same way */
-__u32 pdt_nslots;			    /* slots handed out; never reused */
+__u32 pdt_nslots;			    /* slots handed out for the first time */
+/*
+ * Slots of superblocks gone, given back by user space once it read their PDT_EV_SB_DOWN
+ * (and stopped reading their counts): a ring it alone writes, pdt_free_head last.
+ */
+__u32 pdt_free_slots[PDT_SB_SLOTS];
+__u32 pdt_free_head;		    /* slots given back, ever */
+__u32 pdt_free_tail;		    /* of those, taken again */
+__u32 pdt_spare_slot = 0xffffffffu; /* taken by a CPU that lost the race to name its sb */
 struct pdt_hook_ip pdt_hook_ips[PDT_HOOK_IPS]; /* see pdtrace.h */
 __u32 pdt_nhook_ips;			       /* set last, once the table is whole */
 __u32 pdt_brackets_live; /* user space sets it once the brackets' link is final */
@@ -84,6 +92,10 @@ extern __u32 pdt_nhook_ips;
 extern __u64 pdt_counters[PDT_TC_MAX];
 extern struct pdt_sb_slot pdt_slots[PDT_SB_SLOTS];
 extern __u32 pdt_nslots;
+extern __u32 pdt_free_slots[PDT_SB_SLOTS];
+extern __u32 pdt_free_head;
+extern __u32 pdt_free_tail;
+extern __u32 pdt_spare_slot;
 extern __u32 pdt_brackets_live;
 #endif
 
@@ -274,14 +286,42 @@ __u64 pdt_sb_gen;
 extern __u64 pdt_sb_gen;
 #endif
 
-/* A new superblock's slot of elided counts; PDT_NO_SLOT once they are all taken. */
+/*
+ * A new superblock's slot of elided counts: a spare one, one never handed out, or one
+ * user space gave back; PDT_NO_SLOT when none is free (its entries are then streamed).
+ */
+#ifdef PDT_MAPS_OWNER
+__noinline int pdt_take_slot(void)
+{
+	u32 slot = __sync_lock_test_and_set(&pdt_spare_slot, PDT_NO_SLOT), tail, i;
+
+	/* Given back ones first: a machine's few live superblocks keep to a few slots. */
+	for (i = 0; slot == PDT_NO_SLOT && i < 4; i++) {
+		tail = *(volatile __u32 *)&pdt_free_tail;
+		/* A fetch-and-add orders the loads: the entry is read after the head. */
+		if (tail == __sync_fetch_and_add(&pdt_free_head, 0))
+			break;
+		if (__sync_val_compare_and_swap(&pdt_free_tail, tail, tail + 1) == tail)
+			slot = pdt_free_slots[tail & (PDT_SB_SLOTS - 1)] & (PDT_SB_SLOTS - 1);
+	}
+	if (slot == PDT_NO_SLOT && *(volatile __u32 *)&pdt_nslots < PDT_SB_SLOTS) {
+		slot = __sync_fetch_and_add(&pdt_nslots, 1);
+		if (slot >= PDT_SB_SLOTS)
+			slot = PDT_NO_SLOT;
+	}
+	return slot;
+}
+#else
+int pdt_take_slot(void);
+#endif
+
 static __always_inline u32 new_slot(u64 sb)
 {
-	u32 slot = __sync_fetch_and_add(&pdt_nslots, 1);
+	u32 slot = (u32)pdt_take_slot();
 
-	if (slot >= PDT_SB_SLOTS)
-		return PDT_NO_SLOT;
-	pdt_slots[slot & (PDT_SB_SLOTS - 1)].sb = sb;
+	/* Here, not in pdt_take_slot(): a global function takes no kernel pointer. */
+	if (slot != PDT_NO_SLOT)
+		pdt_slots[slot & (PDT_SB_SLOTS - 1)].sb = sb;
 	return slot;
 }
 
@@ -313,7 +353,13 @@ static __always_inline bool first_of_sb(u64 sb, u32 *slot)
 			bump(PDT_TC_SB_FULL);
 			s = PDT_NO_SLOT;
 		} else if (rc && (known = bpf_map_lookup_elem(&sbs, &sb))) {
-			s = *known; /* another CPU's first event of it won */
+			/*
+			 * Another CPU's first event of it won: the slot is kept for the next
+			 * superblock (lost only when a spare waits already: fewer elided).
+			 */
+			if (s != PDT_NO_SLOT)
+				__sync_val_compare_and_swap(&pdt_spare_slot, PDT_NO_SLOT, s);
+			s = *known;
 		}
 	}
 	if (seen) {
