@@ -372,6 +372,8 @@ void pdt_rules_retire(struct pdt_rules *r, size_t keep)
 		}
 		r->gone_head = (r->gone_head + 1) % r->cap_gone;
 		r->ngone--;
+		if (sb->findings || sb->live)
+			continue; /* a finding came after all: it names this superblock */
 		r->retired.sbs++;
 		r->retired.made += sb->made;
 		r->retired.discarded += sb->discarded;
