@@ -111,7 +111,7 @@ Q := @
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
-.PHONY: all clean test check unittest hosttest vmtest stress clienttest hunt demo bench floor stream-floor stack-floor tiny-kstacks deps install deb vmlinux-h format \
+.PHONY: all clean test check unittest hosttest vmtest soak stress clienttest hunt demo bench floor stream-floor stack-floor tiny-kstacks deps install deb vmlinux-h format \
 	kernel kerneltest \
 	check-format guest-tools kmod fuzz-smoke
 .DELETE_ON_ERROR:
@@ -283,6 +283,14 @@ vmtest: deps all guest-tools
 
 demo: deps all guest-tools
 	$(Q)tests/vm/run.sh --demo
+
+# A compressed week of a test machine's life under watch, trace and a check around it, in
+# the VM: each one's RSS and open files per day and their slope after warm-up
+# (tests/soak/soak.sh). A benchmark, not part of make test. SOAK_ARGS: run.sh's options.
+soak: deps all guest-tools
+	$(Q)rm -rf $(OUTPUT)/soak
+	$(Q)tests/vm/run.sh --scenarios tests/soak --results $(abspath $(OUTPUT))/soak $(SOAK_ARGS); \
+		rc=$$?; cat $(OUTPUT)/soak/soak.txt 2>/dev/null; exit $$rc
 
 # The benchmark workloads: static, so that they run in any guest userland.
 $(OUTPUT)/bench/pdtbench: tests/bench/pdtbench.c
