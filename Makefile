@@ -65,6 +65,8 @@ DESTDIR ?=
 SBINDIR ?= $(PREFIX)/sbin
 MANDIR ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+# systemd reads units from /usr/lib/systemd/system and /usr/local/lib/systemd/system alike.
+UNITDIR ?= $(PREFIX)/lib/systemd/system
 CLANG ?= clang
 CC ?= gcc
 V ?= 0
@@ -101,7 +103,7 @@ TRACK_OBJS := $(patsubst bpf/track/%.bpf.c,$(OUTPUT)/track/%.bpf.o,$(TRACK_SRCS)
 ifdef FLOOR
 # A floor (make floor): the tracker's maps, global functions, kallsyms lookup and
 # self-check walk, and the floor's programs in place of the tracker's.
-TRACK_OBJS := $(patsubst %,$(OUTPUT)/track/%.bpf.o,maps elide kstack removal path task resolve walk) \
+TRACK_OBJS := $(patsubst %,$(OUTPUT)/track/%.bpf.o,maps elide kstack removal path slot task resolve walk) \
 	$(OUTPUT)/track/floor.bpf.o
 endif
 BPF_OBJS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.bpf.o,$(BPF_SRCS)) $(TRACK_OBJS) $(OUTPUT)/track.bpf.o
@@ -123,7 +125,7 @@ Q := @
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
-.PHONY: all clean test check unittest hosttest vmtest stress clienttest hunt demo bench floor stream-floor stack-floor deps install deb vmlinux-h format \
+.PHONY: all clean test check unittest hosttest vmtest stress clienttest hunt demo soak bench floor stream-floor stack-floor deps install deb vmlinux-h format \
 	kernel kerneltest \
 	check-format guest-tools kmod fuzz-smoke
 .DELETE_ON_ERROR:
@@ -295,6 +297,14 @@ vmtest: deps all guest-tools
 demo: deps all guest-tools
 	$(Q)tests/vm/run.sh --demo
 
+# A compressed week of a test machine's life under watch, trace and a check around it, in
+# the VM: each one's RSS and open files per day and their slope after warm-up
+# (tests/soak/soak.sh). A benchmark, not part of make test. SOAK_ARGS: run.sh's options.
+soak: deps all guest-tools
+	$(Q)rm -rf $(OUTPUT)/soak
+	$(Q)tests/vm/run.sh --scenarios tests/soak --results $(abspath $(OUTPUT))/soak $(SOAK_ARGS); \
+		rc=$$?; cat $(OUTPUT)/soak/soak.txt 2>/dev/null; exit $$rc
+
 # The benchmark workloads: static, so that they run in any guest userland.
 $(OUTPUT)/bench/pdtbench: tests/bench/pdtbench.c
 	$(Q)mkdir -p $(@D)
@@ -347,6 +357,10 @@ install: $(OUTPUT)/pdtrace
 	install -d -m 0755 $(DESTDIR)$(MANDIR)/man8
 	install -m 0644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/man8/
 	install -D -m 0644 completion/pdtrace $(DESTDIR)$(BASHCOMPDIR)/pdtrace
+	install -d -m 0755 $(DESTDIR)$(UNITDIR)
+	sed 's|/usr/sbin/pdtrace|$(SBINDIR)/pdtrace|' packaging/systemd/pdtrace-watch.service \
+		>$(DESTDIR)$(UNITDIR)/pdtrace-watch.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/pdtrace-watch.service
 
 # The Debian package: make install into a tree of its own, then scripts/mkdeb.sh
 # (packaging/deb/: control, copyright, changelog, lintian overrides).
@@ -356,11 +370,13 @@ DEB := $(OUTPUT)/pdtrace_$(DEB_VERSION)_$(DEB_ARCH).deb
 
 deb: $(DEB)
 
-$(DEB): $(OUTPUT)/pdtrace $(MAN_PAGES) completion/pdtrace $(wildcard packaging/deb/*) scripts/mkdeb.sh
+$(DEB): $(OUTPUT)/pdtrace $(MAN_PAGES) completion/pdtrace $(wildcard packaging/deb/*) \
+	packaging/systemd/pdtrace-watch.service scripts/mkdeb.sh
 	$(call msg,DEB,$@)
 	$(Q)rm -rf $(OUTPUT)/deb
 	$(Q)$(MAKE) -s install DESTDIR=$(abspath $(OUTPUT))/deb PREFIX=/usr SBINDIR=/usr/sbin \
-		MANDIR=/usr/share/man BASHCOMPDIR=/usr/share/bash-completion/completions >/dev/null
+		MANDIR=/usr/share/man BASHCOMPDIR=/usr/share/bash-completion/completions \
+		UNITDIR=/usr/lib/systemd/system >/dev/null
 	$(Q)DEB_ARCH=$(DEB_ARCH) STRIP=$(STRIP) scripts/mkdeb.sh $(OUTPUT)/deb $(DEB_VERSION) $@ >/dev/null
 
 vmlinux-h: $(BPFTOOL)

@@ -138,7 +138,8 @@ struct pdt_event_full {
 	char fs_type[PDT_FSTYPE_LEN];
 	char s_id[PDT_SID_LEN];
 	unsigned int nstack; /* frames in stack */
-	unsigned int slot;   /* PDT_F_FIRST_OF_SB: its superblock's pdt_slots index + 1 (0: none) */
+	unsigned int
+	    slot; /* PDT_F_FIRST_OF_SB, PDT_EV_SB_DOWN: its superblock's pdt_slots index + 1 (0: none) */
 	unsigned long long stack[PDT_STACK_DEPTH];
 	char path[PDT_PATH_LEN]; /* from the superblock root, "/" for the root */
 };

@@ -94,6 +94,13 @@ static const struct argp check_argp = {
 	NULL,
 };
 
+/* After each poll: superblocks gone clean, all but the last few, fold into one line. */
+static bool check_tick(void *ctx)
+{
+	pdt_rules_retire(pdt_tracker_rules(ctx), PDT_RULES_KEEP_GONE);
+	return false;
+}
+
 int cmd_check(int argc, char **argv)
 {
 	struct check_args args = { .fail_on = { true, true, true } };
@@ -109,6 +116,8 @@ int cmd_check(int argc, char **argv)
 	out = pdt_open_output(check_name, args.output);
 	so.tracker = args.tracker;
 	so.command = args.command;
+	so.tick = check_tick;
+	so.ctx = t;
 	if (pdt_session_start(t, &so, err, sizeof(err)) ||
 	    pdt_session_run(t, &so, &status, err, sizeof(err))) {
 		pdt_tracker_close(t);

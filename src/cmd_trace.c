@@ -3,9 +3,13 @@
  * `pdtrace trace`: the tracking of `check`, streaming findings as they happen
  * (and every lifecycle event with -v) until Ctrl-C or --duration; summary at exit.
  */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include "cli.h"
 #include "commands.h"
 #include "event_names.h"
@@ -31,6 +35,7 @@ static const struct argp_option trace_options[] = {
 	{ "duration", 'd', "SECONDS", 0, "Stop after this long (default: until Ctrl-C)", 0 },
 	{ "verbose", 'v', NULL, 0, "Also print every lifecycle event", 0 },
 	{ "show-addresses", OPT_SHOW_ADDRESSES, NULL, 0, "Print kernel addresses in stacks", 0 },
+	{ "output", 'o', "FILE", 0, "Write to FILE instead of stdout (reopened on SIGHUP)", 0 },
 	{},
 };
 
@@ -39,6 +44,7 @@ struct trace_args {
 	double duration;
 	bool verbose;
 	bool show_addresses;
+	const char *output;
 	struct pdt_tracker_opts tracker;
 	struct pdt_gate_opts gate;
 };
@@ -48,6 +54,7 @@ struct trace_ctx {
 	struct ksyms *ksyms;
 	unsigned long long nevents;
 	const struct pdt_rules *rules; /* the books, before they see the event */
+	struct pdt_rules *books;       /* the same, to fold what went (trace_tick()) */
 	size_t nmodsyms;	       /* module ranges named in ksyms so far */
 	unsigned int ksyms_epoch;      /* the module epoch kallsyms was read in */
 };
@@ -71,6 +78,9 @@ static error_t parse_trace(int key, char *arg, struct argp_state *state)
 		return 0;
 	case OPT_SHOW_ADDRESSES:
 		a->show_addresses = true;
+		return 0;
+	case 'o':
+		a->output = arg;
 		return 0;
 	case ARGP_KEY_INIT:
 		state->child_inputs[0] = &a->tracker;
@@ -245,6 +255,52 @@ static void print_finding(const struct pdt_finding *f, void *ctx)
 	fflush(stdout);
 }
 
+static volatile sig_atomic_t reopen;
+
+static void on_hup(int sig)
+{
+	(void)sig;
+	reopen = 1;
+}
+
+/*
+ * -o FILE: stdout is FILE, so every line goes there. On SIGHUP (logrotate moved it
+ * away) what is buffered goes to the old file and FILE is opened again, appended to.
+ */
+static void open_output(const char *path, bool again)
+{
+	int fd = again ? open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0644)
+		       : pdt_create_file(trace_name, path, 0644);
+
+	if (fd < 0) {
+		fprintf(stderr, "pdtrace: %s: cannot reopen '%s': %s; still writing the old one\n",
+			trace_name, path, strerror(errno));
+		return;
+	}
+	fflush(stdout);
+	if (dup2(fd, STDOUT_FILENO) < 0)
+		pdt_die(PDT_EXIT_ERROR, "%s: cannot write '%s': %s", trace_name, path,
+			strerror(errno));
+	close(fd);
+}
+
+/*
+ * After each poll: reopen -o's file when asked; fold the superblocks gone clean into the
+ * summary's one line but the last PDT_RULES_KEEP_GONE: a trace of weeks keeps what is
+ * live or reported.
+ */
+static bool trace_tick(void *ctx)
+{
+	struct trace_ctx *tc = ctx;
+
+	if (reopen && tc->args->output) {
+		reopen = 0;
+		open_output(tc->args->output, true);
+	}
+	pdt_rules_retire(tc->books, PDT_RULES_KEEP_GONE);
+	return false;
+}
+
 /* Attached: say so, the way every tracking command does before its run. */
 static int on_started(struct pdt_tracker *t, void *ctx, char *err, size_t errlen)
 {
@@ -254,6 +310,7 @@ static int on_started(struct pdt_tracker *t, void *ctx, char *err, size_t errlen
 	(void)errlen;
 	pdt_rules_on_finding(pdt_tracker_rules(t), print_finding, tc);
 	tc->rules = pdt_tracker_rules(t);
+	tc->books = pdt_tracker_rules(t);
 	fprintf(stderr, "pdtrace: tracing persistent dentries; Ctrl-C to stop\n");
 	return 0;
 }
@@ -270,6 +327,14 @@ int cmd_trace(int argc, char **argv)
 	int status;
 
 	pdt_parse_args(&trace_argp, trace_name, argc, argv, &args);
+	if (args.output && strcmp(args.output, "-")) {
+		struct sigaction sa = { .sa_handler = on_hup };
+
+		open_output(args.output, false);
+		sigaction(SIGHUP, &sa, NULL);
+	} else {
+		args.output = NULL;
+	}
 	if (args.verbose) {
 		args.tracker.every_event = true; /* an elided entry would print no line */
 		args.tracker.on_raw = print_event;
@@ -278,6 +343,7 @@ int cmd_trace(int argc, char **argv)
 	so.tracker = args.tracker;
 	so.duration = args.duration;
 	so.started = on_started;
+	so.tick = trace_tick;
 	so.ctx = &tc;
 	if (pdt_session_start(t, &so, err, sizeof(err)) ||
 	    pdt_session_run(t, &so, &status, err, sizeof(err))) {
@@ -308,6 +374,9 @@ int cmd_trace(int argc, char **argv)
 		pdt_report_summary(stdout, &sum);
 	}
 	status = pdt_report_status(&rep, pdt_fail_on_all);
+	if (args.output && (fflush(stdout) || ferror(stdout)))
+		pdt_die(PDT_EXIT_ERROR, "%s: error writing '%s'", trace_name,
+			args.output ? args.output : "stdout");
 	pdt_gate_free(gate);
 	ksyms_free(tc.ksyms);
 	pdt_tracker_close(t);

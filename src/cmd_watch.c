@@ -67,7 +67,8 @@ struct wsb {
 	char fs_type[16];
 	long long seed;
 	bool seeded;
-	long rules_idx; /* -1: no event seen yet */
+	long rules_idx;		   /* -1: no event seen yet */
+	unsigned long long serial; /* the rules' superblock at rules_idx (its index is reused) */
 	unsigned long long prev_made, prev_discarded;
 	bool gone, gone_shown;
 };
@@ -77,7 +78,7 @@ struct watch_state {
 	struct pdt_tracker *t;
 	struct wsb *sbs;
 	size_t nsbs, cap;
-	size_t rules_seen; /* rules superblocks already matched to a row */
+	unsigned long long serial_seen; /* rules superblocks up to this serial have a row */
 	char status[400];
 	bool terminal;
 	struct timespec start;
@@ -213,26 +214,41 @@ static void seed(struct watch_state *w)
 /* Give each superblock the rules engine met since last time a row (its seeded one if any). */
 static void match_rules(struct watch_state *w)
 {
-	size_t i, j, n = pdt_rules_nsbs(pdt_tracker_rules(w->t));
+	const struct pdt_rules *rules = pdt_tracker_rules(w->t);
+	size_t i, j, n = pdt_rules_nsbs(rules);
+	unsigned long long seen = w->serial_seen;
 
-	for (i = w->rules_seen; i < n; i++) {
-		const struct pdt_sb *sb = pdt_rules_sb(pdt_tracker_rules(w->t), i);
+	for (i = 0; i < n; i++) {
+		const struct pdt_sb *sb = pdt_rules_sb(rules, i);
 		struct wsb *s = NULL;
 
+		if (!sb || sb->serial <= w->serial_seen)
+			continue;
 		for (j = 0; j < w->nsbs; j++)
 			if (w->sbs[j].dev == sb->dev && w->sbs[j].rules_idx < 0 && !w->sbs[j].gone)
 				s = &w->sbs[j];
 		if (!s)
 			s = add_wsb(w, sb->dev, sb->fs_type);
 		s->rules_idx = (long)i;
+		s->serial = sb->serial;
+		if (sb->serial > seen)
+			seen = sb->serial;
 	}
-	w->rules_seen = n;
+	w->serial_seen = seen;
+}
+
+/* The rules' superblock of a row: NULL before its first event, or once retired. */
+static const struct pdt_sb *row_sb(struct watch_state *w, const struct wsb *s)
+{
+	const struct pdt_sb *sb =
+	    s->rules_idx >= 0 ? pdt_rules_sb(pdt_tracker_rules(w->t), s->rules_idx) : NULL;
+
+	return sb && sb->serial == s->serial ? sb : NULL;
 }
 
 static void fill_row(struct watch_state *w, struct wsb *s, struct watch_row *r, double dt)
 {
-	const struct pdt_sb *sb =
-	    s->rules_idx >= 0 ? pdt_rules_sb(pdt_tracker_rules(w->t), s->rules_idx) : NULL;
+	const struct pdt_sb *sb = row_sb(w, s);
 
 	memset(r, 0, sizeof(*r));
 	r->dev = s->dev;
@@ -262,17 +278,30 @@ static void fill_row(struct watch_state *w, struct wsb *s, struct watch_row *r, 
 	r->gone = s->gone;
 }
 
-/* Build this interval's rows; rows gone last time are dropped now. */
+/*
+ * Build this interval's rows; rows gone last time are dropped now, and forgotten: a
+ * watch of weeks keeps rows for what is mounted.
+ */
 static size_t build_rows(struct watch_state *w, struct watch_row *rows, double dt)
 {
-	size_t i, n = 0;
+	size_t i, n = 0, kept = 0;
 
 	match_rules(w);
 	for (i = 0; i < w->nsbs; i++) {
 		struct wsb *s = &w->sbs[i];
+		const struct pdt_sb *sb;
 
-		if (s->gone_shown || !fs_wanted(w->args, s->fs_type))
+		if (s->gone_shown)
 			continue;
+		w->sbs[kept++] = *s;
+		s = &w->sbs[kept - 1];
+		if (!fs_wanted(w->args, s->fs_type)) {
+			/* Not shown: dropped once its superblock is gone, as if it had been. */
+			sb = row_sb(w, s);
+			if (s->rules_idx >= 0 && (!sb || sb->unmounted))
+				s->gone_shown = true;
+			continue;
+		}
 		fill_row(w, s, &rows[n], dt);
 		if (!fs_wanted(w->args, rows[n].fs_type))
 			continue;
@@ -280,6 +309,7 @@ static size_t build_rows(struct watch_state *w, struct watch_row *rows, double d
 			s->gone_shown = true;
 		n++;
 	}
+	w->nsbs = kept;
 	watch_sort_rows(rows, n, w->args->sort);
 	return n;
 }
@@ -345,6 +375,8 @@ static void render(struct watch_state *w, double dt)
 	if (w->args->prometheus)
 		write_prometheus(w->args->prometheus, &h, rows, n);
 	free(rows);
+	/* What went is shown gone now: the books keep a count of it, no more. */
+	pdt_rules_retire(pdt_tracker_rules(w->t), 0);
 }
 
 /* Findings are never dropped: a status line on the screen, a line of their own elsewhere. */

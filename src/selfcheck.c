@@ -121,7 +121,7 @@ void pdt_tracker_self_check(struct pdt_tracker *t)
 		const struct pdt_sb *sb = pdt_rules_sb(t->rules, i);
 		int fd, try;
 
-		if (sb->unmounted || (fd = open_sb(sb)) < 0)
+		if (!sb || sb->unmounted || (fd = open_sb(sb)) < 0)
 			continue;
 		for (try = 0; try < WALK_TRIES; try++) {
 			if (walk(t, fd, sb->sb))

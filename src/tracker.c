@@ -26,6 +26,18 @@ static int on_event(void *ctx, void *data, size_t size)
 	if (size == sizeof(*e) && (e->h.flags & PDT_F_FIRST_OF_SB) && e->slot &&
 	    e->slot <= PDT_SB_SLOTS)
 		t->announced[(e->slot - 1) / 8] |= 1u << ((e->slot - 1) % 8);
+	/*
+	 * Its superblock is gone and its counts flushed: the slot is no longer read here,
+	 * and goes back to the BPF side for the next superblock.
+	 */
+	if (size == sizeof(*e) && e->h.type == PDT_EV_SB_DOWN && e->slot &&
+	    e->slot <= PDT_SB_SLOTS && t->skel) {
+		unsigned int head = t->skel->bss->pdt_free_head;
+
+		t->announced[(e->slot - 1) / 8] &= ~(1u << ((e->slot - 1) % 8));
+		t->skel->bss->pdt_free_slots[head % PDT_SB_SLOTS] = e->slot - 1;
+		__atomic_store_n(&t->skel->bss->pdt_free_head, head + 1, __ATOMIC_RELEASE);
+	}
 	if (t->on_raw)
 		t->on_raw(data, size, t->raw_ctx);
 	pdt_rules_feed(t->rules, data, size);
@@ -42,7 +54,8 @@ static void on_new_sb(const struct pdt_sb *sb, void *ctx)
 
 	/* The very text and lookup `report` repeats on a recording's snapshot. */
 	if (!mountinfo_index_build(&ix, text ? text : "", len)) {
-		pdt_mounts_append(&t->mounts, &t->nmounts, &t->cap_mounts, &ix, sb->dev);
+		pdt_mounts_set(&t->mounts, &t->nmounts, &t->cap_mounts,
+			       pdt_rules_sb_index(t->rules, sb), &ix, sb->dev);
 		mountinfo_index_free(&ix);
 	}
 	if (t->on_new_sb)
@@ -544,6 +557,19 @@ int pdt_tracker_poll(struct pdt_tracker *t, int timeout_ms)
 	return (n > 0 ? n : 0) + m;
 }
 
+/* Under -v, how the superblocks' slots of elided counts were shared (they are reused). */
+static void slots_report(const struct pdt_tracker *t)
+{
+	unsigned int n = t->skel->bss->pdt_nslots;
+
+	if (pdt_verbose)
+		fprintf(stderr,
+			"pdtrace: superblock slots: %u of %u handed out, %u given back, %u of "
+			"those taken again\n",
+			n < PDT_SB_SLOTS ? n : PDT_SB_SLOTS, PDT_SB_SLOTS,
+			t->skel->bss->pdt_free_head, t->skel->bss->pdt_free_tail);
+}
+
 void pdt_tracker_stop(struct pdt_tracker *t)
 {
 	/*
@@ -559,6 +585,7 @@ void pdt_tracker_stop(struct pdt_tracker *t)
 	while (ring_buffer__consume(t->rb) > 0)
 		;
 	pdt_tracker_flush_elided(t);
+	slots_report(t);
 	/* Frames of modules freed meanwhile: named after their module, not "?". */
 	modtab_ksyms(pdt_rules_modtab(t->rules), t->ksyms, &(size_t){ 0 });
 	ksyms_set_modules(t->ksyms, pdt_rules_modtab(t->rules));

@@ -43,6 +43,7 @@ done
 suite host/cli "$top/tests/host/cli.sh"
 suite host/man "$top/tests/host/man.sh"
 suite host/completion "$top/tests/host/completion.sh"
+suite host/service "$top/tests/host/service.sh"
 # The kernel make kernel builds has every module the VM scenarios load (kconfig/).
 suite host/kconfig "$top/tests/host/kconfig.sh"
 suite host/bench-report "$top/tests/host/bench_report.sh"

@@ -9,14 +9,20 @@
 #include "common.bpf.h"
 #include "path.bpf.h"
 
-/* A new superblock's slot of elided counts; PDT_NO_SLOT once they are all taken. */
+/*
+ * A new superblock's slot of elided counts: a spare one, one never handed out, or one
+ * user space gave back; PDT_NO_SLOT when none is free (its entries are then streamed).
+ * (slot.bpf.c)
+ */
+int pdt_take_slot(void);
+
 static __always_inline u32 new_slot(u64 sb)
 {
-	u32 slot = __sync_fetch_and_add(&pdt_nslots, 1);
+	u32 slot = (u32)pdt_take_slot();
 
-	if (slot >= PDT_SB_SLOTS)
-		return PDT_NO_SLOT;
-	pdt_slots[slot & (PDT_SB_SLOTS - 1)].sb = sb;
+	/* Here, not in pdt_take_slot(): a global function takes no kernel pointer. */
+	if (slot != PDT_NO_SLOT)
+		pdt_slots[slot & (PDT_SB_SLOTS - 1)].sb = sb;
 	return slot;
 }
 
@@ -48,7 +54,13 @@ static __always_inline bool first_of_sb(u64 sb, u32 *slot)
 			bump(PDT_TC_SB_FULL);
 			s = PDT_NO_SLOT;
 		} else if (rc && (known = bpf_map_lookup_elem(&sbs, &sb))) {
-			s = *known; /* another CPU's first event of it won */
+			/*
+			 * Another CPU's first event of it won: the slot is kept for the next
+			 * superblock (lost only when a spare waits already: fewer elided).
+			 */
+			if (s != PDT_NO_SLOT)
+				__sync_val_compare_and_swap(&pdt_spare_slot, PDT_NO_SLOT, s);
+			s = *known;
 		}
 	}
 	if (seen) {

@@ -22,7 +22,11 @@ __typeof__(kscratch) kscratch SEC(".maps");
 
 __u64 pdt_counters[PDT_TC_MAX];
 struct pdt_sb_slot pdt_slots[PDT_SB_SLOTS]; /* elided counts (see pdtrace.h), read the same way */
-__u32 pdt_nslots;			    /* slots handed out; never reused */
+__u32 pdt_nslots;			    /* slots handed out for the first time */
+__u32 pdt_free_slots[PDT_SB_SLOTS];
+__u32 pdt_free_head;
+__u32 pdt_free_tail;
+__u32 pdt_spare_slot = 0xffffffffu;	       /* PDT_NO_SLOT */
 struct pdt_hook_ip pdt_hook_ips[PDT_HOOK_IPS]; /* see pdtrace.h */
 __u32 pdt_nhook_ips;			       /* set last, once the table is whole */
 __u32 pdt_brackets_live; /* user space sets it once the brackets' link is final */

@@ -63,6 +63,14 @@ extern __u32 pdt_nhook_ips;
 extern __u64 pdt_counters[PDT_TC_MAX];
 extern struct pdt_sb_slot pdt_slots[PDT_SB_SLOTS];
 extern __u32 pdt_nslots;
+/*
+ * Slots of superblocks gone, given back by user space once it read their PDT_EV_SB_DOWN
+ * (and stopped reading their counts): a ring it alone writes, pdt_free_head last.
+ */
+extern __u32 pdt_free_slots[PDT_SB_SLOTS];
+extern __u32 pdt_free_head;  /* slots given back, ever */
+extern __u32 pdt_free_tail;  /* of those, taken again */
+extern __u32 pdt_spare_slot; /* taken by a CPU that lost the race to name its sb */
 extern __u32 pdt_brackets_live;
 
 /* Scratch space to build a path right to left; see fill_path(). */

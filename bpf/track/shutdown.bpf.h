@@ -44,15 +44,17 @@ static __always_inline int shutdown_exit(void)
 	struct pdt_task_state *t = task_state(false);
 	struct super_block *sb;
 	struct pdt_event_full *e;
-	u32 *slot;
+	u32 *slot, s = PDT_NO_SLOT;
 
 	if (!t || !t->shutdown_sb)
 		return 0;
 	sb = (void *)t->shutdown_sb;
 	t->shutdown_sb = 0;
 	slot = bpf_map_lookup_elem(&sbs, &sb);
-	if (slot)
-		elided_flush(sb, *slot);
+	if (slot) {
+		s = *slot;
+		elided_flush(sb, s);
+	}
 	/* The address may come back as another superblock: its first event names it again. */
 	bpf_map_delete_elem(&sbs, &sb);
 	__sync_fetch_and_add(&pdt_sb_gen, 1); /* and every CPU's last one (first_of_sb()) */
@@ -68,6 +70,9 @@ static __always_inline int shutdown_exit(void)
 	e->h.ts_ns = bpf_ktime_get_ns();
 	e->h.sb = (u64)sb;
 	e->h.dev = BPF_CORE_READ(sb, s_dev);
+	/* Its slot: user space gives it back once it has read this (pdt_free_slots). */
+	if (s < PDT_SB_SLOTS)
+		e->slot = s + 1;
 	task_ids(&e->h.pid, e->h.comm);
 	bpf_probe_read_kernel_str(e->fs_type, sizeof(e->fs_type), BPF_CORE_READ(sb, s_type, name));
 	bpf_probe_read_kernel_str(e->s_id, sizeof(e->s_id), &sb->s_id);

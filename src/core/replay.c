@@ -37,7 +37,8 @@ static void on_new_sb(const struct pdt_sb *sb, void *ctx)
 {
 	struct pdt_replay *rp = ctx;
 
-	if (pdt_mounts_append(&rp->mounts, &rp->nmounts, &rp->cap_mounts, &rp->mounts_ix, sb->dev))
+	if (pdt_mounts_set(&rp->mounts, &rp->nmounts, &rp->cap_mounts,
+			   pdt_rules_sb_index(rp->rules, sb), &rp->mounts_ix, sb->dev))
 		rp->oom = true;
 }
 

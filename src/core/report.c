@@ -49,21 +49,27 @@ int pdt_report_status(const struct pdt_report *r, const bool fail_on[PDT_KIND_MA
 	return r->complete ? PDT_EXIT_OK : PDT_EXIT_INCOMPLETE;
 }
 
-int pdt_mounts_append(struct pdt_mount **v, size_t *n, size_t *cap,
-		      const struct mountinfo_index *ix, unsigned int dev)
+int pdt_mounts_set(struct pdt_mount **v, size_t *n, size_t *cap, size_t idx,
+		   const struct mountinfo_index *ix, unsigned int dev)
 {
 	struct pdt_mount *m;
 
-	if (*n == *cap) {
+	if (idx >= *cap) {
 		size_t ncap = *cap ? *cap * 2 : 16;
 
+		while (ncap <= idx)
+			ncap *= 2;
 		m = realloc(*v, ncap * sizeof(*m));
 		if (!m)
 			return -1;
 		*v = m;
 		*cap = ncap;
 	}
-	m = &(*v)[(*n)++];
+	for (; *n < idx; (*n)++) /* indices in between belong to no superblock yet */
+		memset(&(*v)[*n], 0, sizeof(**v));
+	if (*n == idx)
+		(*n)++;
+	m = &(*v)[idx];
 	m->count = mountinfo_index_lookup(ix, dev, m->path, sizeof(m->path));
 	return 0;
 }
@@ -277,7 +283,7 @@ static void text_self_check(FILE *fp, const struct pdt_report *r)
 	for (i = 0; i < pdt_rules_nsbs(r->rules); i++) {
 		const struct pdt_sb *sb = pdt_rules_sb(r->rules, i);
 
-		if (sb->check == PDT_CHECK_NONE)
+		if (!sb || sb->check == PDT_CHECK_NONE)
 			continue;
 		/* A busy superblock was walked but not checked: it has its own line. */
 		if (sb->check != PDT_CHECK_BUSY) {
@@ -341,6 +347,7 @@ void pdt_report_gate_lines(FILE *fp, const struct pdt_report *r)
 void pdt_report_summary(FILE *fp, const struct pdt_report *r)
 {
 	bool truncated = r->recording && r->recording->truncated;
+	const struct pdt_retired *ret = pdt_rules_retired(r->rules);
 	unsigned long long absent;
 	char dev[24], cmd[1024];
 	size_t i;
@@ -353,6 +360,8 @@ void pdt_report_summary(FILE *fp, const struct pdt_report *r)
 		char fs[4 * PDT_FSTYPE_LEN], sid[4 * PDT_SID_LEN],
 		    mpe[4 * sizeof(r->mounts[i].path)];
 
+		if (!sb)
+			continue; /* retired: in the line below */
 		pdt_format_dev(sb->dev, dev, sizeof(dev));
 		fprintf(fp, "%-12s %-8s %-16s %-20s %7llu %9llu %8llu %7lld %5llu %s\n",
 			pdt_text_esc(fs, sizeof(fs), sb->fs_type), dev,
@@ -360,6 +369,11 @@ void pdt_report_summary(FILE *fp, const struct pdt_report *r)
 			pdt_text_esc(mpe, sizeof(mpe), mp), sb->made, sb->discarded, sb->unpinned,
 			sb->live, sb->findings, sb->unmounted ? "unmounted" : "mounted");
 	}
+	if (ret->sbs)
+		fprintf(fp,
+			"and %llu superblocks gone with balanced books and no finding: made %llu, "
+			"discarded %llu, unpinned at umount %llu\n",
+			ret->sbs, ret->made, ret->discarded, ret->unpinned);
 	for (i = 0; i < r->nmissing; i++)
 		fprintf(fp, "coverage: %s\n", r->missing[i]);
 	if (r->dput_skipped)
@@ -597,6 +611,21 @@ static void json_superblock(struct pdt_json *j, const struct pdt_sb *sb, const s
 	pdt_json_obj_close(j);
 }
 
+/* Superblocks folded into one count (pdt_rules_retire()); absent when there are none. */
+static void json_retired(struct pdt_json *j, const struct pdt_retired *ret)
+{
+	if (!ret->sbs)
+		return;
+	pdt_json_name(j, "retired_superblocks");
+	pdt_json_obj_open(j);
+	pdt_json_kv_uint(j, "superblocks", ret->sbs);
+	pdt_json_kv_uint(j, "made", ret->made);
+	pdt_json_kv_uint(j, "discarded", ret->discarded);
+	pdt_json_kv_uint(j, "unpinned_at_umount", ret->unpinned);
+	pdt_json_kv_uint(j, "adopted", ret->adopted);
+	pdt_json_obj_close(j);
+}
+
 /* The kinds' counts: {"leak":N,"imbalance":N,"illegal-removal":N}. */
 void pdt_json_summary(struct pdt_json *j, const struct pdt_rules *rules)
 {
@@ -666,9 +695,11 @@ static void json_report(FILE *fp, const struct pdt_report *r)
 	pdt_json_name(&j, "superblocks");
 	pdt_json_arr_open(&j);
 	for (i = 0; i < pdt_rules_nsbs(r->rules); i++)
-		json_superblock(&j, pdt_rules_sb(r->rules, i),
-				i < r->nmounts ? &r->mounts[i] : NULL);
+		if (pdt_rules_sb(r->rules, i))
+			json_superblock(&j, pdt_rules_sb(r->rules, i),
+					i < r->nmounts ? &r->mounts[i] : NULL);
 	pdt_json_arr_close(&j);
+	json_retired(&j, pdt_rules_retired(r->rules));
 	pdt_json_kv_uint(&j, "inconsistent_superblocks", pdt_rules_inconsistent(r->rules));
 	pdt_json_kv_uint(&j, "unlisted_findings", pdt_rules_unlisted(r->rules));
 	pdt_json_kv_uint(&j, "findings_by_absence", by_absence(r));

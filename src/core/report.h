@@ -64,9 +64,12 @@ bool pdt_report_complete(const struct pdt_report *r, bool truncated);
 int pdt_report_status(const struct pdt_report *r, const bool fail_on[PDT_KIND_MAX]);
 /* fail_on for commands that fail on any finding (trace, watch). */
 extern const bool pdt_fail_on_all[PDT_KIND_MAX];
-/* Append the mount of dev (looked up in ix) to mounts kept parallel to the superblocks. */
-int pdt_mounts_append(struct pdt_mount **v, size_t *n, size_t *cap,
-		      const struct mountinfo_index *ix, unsigned int dev);
+/*
+ * Set the mount of dev (looked up in ix) at idx of mounts kept parallel to the
+ * superblocks (an index comes back when the rules retire its superblock).
+ */
+int pdt_mounts_set(struct pdt_mount **v, size_t *n, size_t *cap, size_t idx,
+		   const struct mountinfo_index *ix, unsigned int dev);
 void pdt_report_write(FILE *fp, enum pdt_format fmt, const struct pdt_report *r);
 /* The text report without its findings: superblock table, coverage, summary. */
 void pdt_report_summary(FILE *fp, const struct pdt_report *r);

@@ -145,16 +145,19 @@ static void junit_gate(FILE *fp, const struct pdt_report *r)
 
 void pdt_junit_report(FILE *fp, const struct pdt_report *r)
 {
-	size_t i, nsb = pdt_rules_nsbs(r->rules);
+	size_t i, nsb = pdt_rules_nsbs(r->rules), ncases = 0;
 	unsigned long long failures = (r->complete ? 0 : 1) + !!pdt_rules_unlisted(r->rules);
 	char name[4 * PDT_FSTYPE_LEN + 4 * PDT_SID_LEN + 32], why[512];
 
 	/* One failure per case: count the superblocks with findings. */
 	for (i = 0; i < nsb; i++)
-		failures += pdt_report_sb_findings(r, i) > 0;
+		if (pdt_rules_sb(r->rules, i)) {
+			failures += pdt_report_sb_findings(r, i) > 0;
+			ncases++;
+		}
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n", fp);
 	fprintf(fp, "<testsuite name=\"pdtrace\" tests=\"%zu\" failures=\"%llu\" errors=\"0\">\n",
-		nsb + 1 + !!pdt_rules_unlisted(r->rules), failures);
+		ncases + 1 + !!pdt_rules_unlisted(r->rules), failures);
 	if (pdt_rules_unlisted(r->rules))
 		fprintf(
 		    fp,
@@ -171,6 +174,8 @@ void pdt_junit_report(FILE *fp, const struct pdt_report *r)
 	}
 	fputs("  </testcase>\n", fp);
 	for (i = 0; i < nsb; i++) {
+		if (!pdt_rules_sb(r->rules, i))
+			continue; /* retired: nothing to report */
 		pdt_report_sb_name(r, i, name, sizeof(name));
 		fputs("  <testcase classname=\"pdtrace.", fp);
 		pdt_xml_str(fp, pdt_rules_sb(r->rules, i)->fs_type);

@@ -84,20 +84,24 @@ static void ktap_summary(FILE *fp, const struct pdt_report *r)
 
 void pdt_ktap_report(FILE *fp, const struct pdt_report *r)
 {
-	size_t i, nsb = pdt_rules_nsbs(r->rules), n = 1;
+	size_t i, nsb = pdt_rules_nsbs(r->rules), n = 1, ncases = 0;
 	char name[PDT_FSTYPE_LEN + PDT_SID_LEN + 32], why[512];
 
 	fputs("KTAP version 1\n", fp);
 	fprintf(fp, "# pdtrace %s, kernel ", r->version);
 	pdt_ktap_name(fp, r->kernel);
 	fputc('\n', fp);
-	fprintf(fp, "1..%zu\n", nsb + 1 + !!pdt_rules_unlisted(r->rules));
+	for (i = 0; i < nsb; i++)
+		ncases += pdt_rules_sb(r->rules, i) != NULL;
+	fprintf(fp, "1..%zu\n", ncases + 1 + !!pdt_rules_unlisted(r->rules));
 	if (!r->complete) {
 		pdt_report_incomplete_why(r, why, sizeof(why));
 		fprintf(fp, "# incomplete: %s\n", why);
 	}
 	fprintf(fp, "%s %zu complete data\n", r->complete ? "ok" : "not ok", n++);
 	for (i = 0; i < nsb; i++) {
+		if (!pdt_rules_sb(r->rules, i))
+			continue; /* retired: nothing to report */
 		ktap_findings(fp, r, i);
 		pdt_report_sb_name(r, i, name, sizeof(name));
 		fprintf(fp, "%s %zu ", pdt_report_sb_findings(r, i) ? "not ok" : "ok", n++);

@@ -123,6 +123,11 @@ struct pdt_rules {
 	struct modtab *mods;	/* where the loaded modules' code is */
 	struct pdt_sb *sbs;
 	size_t nsbs, cap_sbs;
+	unsigned long long sb_serial; /* superblocks met so far */
+	/* Indices of superblocks gone clean, oldest first (a ring), and of those retired. */
+	size_t *gone, gone_head, ngone, cap_gone;
+	size_t *free_idx, nfree, cap_free;
+	struct pdt_retired retired;
 	struct pdt_finding *findings;
 	size_t nfindings, cap_findings;
 	struct pdt_finding spill;   /* made past the cap: counted, streamed, not kept */
@@ -256,6 +261,8 @@ void pdt_rules_free(struct pdt_rules *r)
 	u64map_free(&r->walk.ents);
 	modtab_free(r->mods);
 	free(r->sbs);
+	free(r->gone);
+	free(r->free_idx);
 	free(r->findings);
 	free(r);
 }
@@ -314,7 +321,72 @@ size_t pdt_rules_nsbs(const struct pdt_rules *r)
 
 const struct pdt_sb *pdt_rules_sb(const struct pdt_rules *r, size_t i)
 {
-	return i < r->nsbs ? &r->sbs[i] : NULL;
+	return i < r->nsbs && !r->sbs[i].retired ? &r->sbs[i] : NULL;
+}
+
+size_t pdt_rules_sb_index(const struct pdt_rules *r, const struct pdt_sb *sb)
+{
+	return (size_t)(sb - r->sbs);
+}
+
+const struct pdt_retired *pdt_rules_retired(const struct pdt_rules *r)
+{
+	return &r->retired;
+}
+
+/* A superblock gone with nothing to report: retired later, once shown (pdt_rules_retire()). */
+static void note_gone(struct pdt_rules *r, const struct pdt_sb *sb)
+{
+	if (sb->findings || sb->live || sb->check != PDT_CHECK_NONE)
+		return;
+	if (r->ngone == r->cap_gone) {
+		size_t ncap = r->cap_gone ? r->cap_gone * 2 : 64, i;
+		size_t *n = malloc(ncap * sizeof(*n));
+
+		if (!n)
+			return; /* kept in full: only memory is lost */
+		for (i = 0; i < r->ngone; i++)
+			n[i] = r->gone[(r->gone_head + i) % r->cap_gone];
+		free(r->gone);
+		r->gone = n;
+		r->gone_head = 0;
+		r->cap_gone = ncap;
+	}
+	r->gone[(r->gone_head + r->ngone++) % r->cap_gone] = (size_t)(sb - r->sbs);
+}
+
+void pdt_rules_retire(struct pdt_rules *r, size_t keep)
+{
+	while (r->ngone > keep) {
+		size_t i = r->gone[r->gone_head];
+		struct pdt_sb *sb = &r->sbs[i];
+
+		if (r->nfree == r->cap_free) {
+			size_t ncap = r->cap_free ? r->cap_free * 2 : 64;
+			size_t *n = realloc(r->free_idx, ncap * sizeof(*n));
+
+			if (!n)
+				return;
+			r->free_idx = n;
+			r->cap_free = ncap;
+		}
+		r->gone_head = (r->gone_head + 1) % r->cap_gone;
+		r->ngone--;
+		if (sb->findings || sb->live)
+			continue; /* a finding came after all: it names this superblock */
+		r->retired.sbs++;
+		r->retired.made += sb->made;
+		r->retired.discarded += sb->discarded;
+		r->retired.unpinned += sb->unpinned;
+		r->retired.adopted += sb->adopted;
+		/* Its address may name a newer superblock by now: only its own entry goes. */
+		if ((uintptr_t)u64map_get(&r->sb_index, sb->sb) == i + 1)
+			u64map_del(&r->sb_index, sb->sb);
+		if (r->last_idx == i + 1)
+			r->last_idx = 0;
+		sb->retired = true;
+		r->free_idx[r->nfree++] = i;
+	}
 }
 
 unsigned long long pdt_rules_count(const struct pdt_rules *r, enum pdt_kind kind)
@@ -378,24 +450,36 @@ static struct pdt_sb *get_sb(struct pdt_rules *r, const struct pdt_event *h,
 	if (idx && !(r->sbs[idx - 1].unmounted && h->type != PDT_EV_SB_DOWN))
 		sb = &r->sbs[idx - 1];
 	else {
-		if (r->nsbs == r->cap_sbs) {
-			size_t ncap = r->cap_sbs ? r->cap_sbs * 2 : 16;
-			struct pdt_sb *n = realloc(r->sbs, ncap * sizeof(*n));
+		size_t i;
 
-			if (!n)
-				return NULL;
-			r->sbs = n;
-			r->cap_sbs = ncap;
+		if (r->nfree) {
+			i = r->free_idx[--r->nfree];
+		} else {
+			if (r->nsbs == r->cap_sbs) {
+				size_t ncap = r->cap_sbs ? r->cap_sbs * 2 : 16;
+				struct pdt_sb *n = realloc(r->sbs, ncap * sizeof(*n));
+
+				if (!n)
+					return NULL;
+				r->sbs = n;
+				r->cap_sbs = ncap;
+			}
+			i = r->nsbs++;
 		}
-		sb = &r->sbs[r->nsbs++];
+		sb = &r->sbs[i];
 		memset(sb, 0, sizeof(*sb));
 		sb->sb = h->sb;
 		sb->dev = h->dev;
-		if (u64map_put(&r->sb_index, h->sb, (void *)(uintptr_t)r->nsbs)) {
-			r->nsbs--;
+		sb->serial = ++r->sb_serial;
+		if (u64map_put(&r->sb_index, h->sb, (void *)(uintptr_t)(i + 1))) {
+			if (i + 1 == r->nsbs)
+				r->nsbs--;
+			else
+				r->free_idx[r->nfree++] = i;
+			sb->retired = true;
 			return NULL;
 		}
-		r->last_idx = r->nsbs;
+		r->last_idx = i + 1;
 		if (full) {
 			copy_str(sb->fs_type, sizeof(sb->fs_type), full->fs_type,
 				 sizeof(full->fs_type));
@@ -861,6 +945,7 @@ static void on_sb_down(struct pdt_rules *r, const struct pdt_event_full *e, stru
 	size_t pos = 0;
 	struct dent *d;
 	struct pdt_finding *f;
+	bool again = sb->unmounted;
 
 	sb->unmounted = true;
 	while ((d = u64map_next(&r->dents, &pos, NULL))) {
@@ -885,6 +970,8 @@ static void on_sb_down(struct pdt_rules *r, const struct pdt_event_full *e, stru
 			 sb->made, sb->discarded, sb->unpinned, sb->adopted, sb->live);
 		commit(r, f, sb);
 	}
+	if (!again)
+		note_gone(r, sb);
 }
 
 /*
@@ -1212,7 +1299,7 @@ size_t pdt_rules_inconsistent(const struct pdt_rules *r)
 	size_t i, n = 0;
 
 	for (i = 0; i < r->nsbs; i++)
-		n += r->sbs[i].check == PDT_CHECK_INCONSISTENT;
+		n += !r->sbs[i].retired && r->sbs[i].check == PDT_CHECK_INCONSISTENT;
 	return n;
 }
 

@@ -120,6 +120,18 @@ struct pdt_sb {
 	unsigned long long check_entries; /* entries the books hold that the walk checked */
 	unsigned long long check_diffs;
 	char check_first[PDT_PATH_LEN + 64]; /* the first difference, in words */
+	/* 1, 2, ...: the order the books met their superblocks (an index is reused). */
+	unsigned long long serial;
+	bool retired; /* folded into pdt_rules_retired(): its index is free for another */
+};
+
+/*
+ * Superblocks that came and went with nothing to report (no finding, books balanced),
+ * folded into one line so that a run of weeks keeps only what is live or reported.
+ */
+struct pdt_retired {
+	unsigned long long sbs;
+	unsigned long long made, discarded, unpinned, adopted;
 };
 
 struct pdt_rules;
@@ -157,8 +169,20 @@ int pdt_rules_feed(struct pdt_rules *r, const void *data, size_t size);
 size_t pdt_rules_nfindings(const struct pdt_rules *r);
 unsigned long long pdt_rules_unlisted(const struct pdt_rules *r);
 const struct pdt_finding *pdt_rules_finding(const struct pdt_rules *r, size_t i);
+/* Indices of superblocks; pdt_rules_sb() is NULL for a free (retired) one. */
 size_t pdt_rules_nsbs(const struct pdt_rules *r);
 const struct pdt_sb *pdt_rules_sb(const struct pdt_rules *r, size_t i);
+/*
+ * Fold the superblocks that are gone with no finding and balanced books into
+ * pdt_rules_retired(), all but the keep that went last: their indices go to the next
+ * superblocks. A long run calls it after each output that showed them (watch, trace).
+ */
+void pdt_rules_retire(struct pdt_rules *r, size_t keep);
+/* What check and trace keep in full: the report of a short run lists every superblock. */
+#define PDT_RULES_KEEP_GONE 256
+/* The index of a superblock of these books (as pdt_rules_sb() takes it). */
+size_t pdt_rules_sb_index(const struct pdt_rules *r, const struct pdt_sb *sb);
+const struct pdt_retired *pdt_rules_retired(const struct pdt_rules *r);
 /* Findings per kind. */
 unsigned long long pdt_rules_count(const struct pdt_rules *r, enum pdt_kind kind);
 /*

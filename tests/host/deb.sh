@@ -63,15 +63,16 @@ dpkg-deb -c "$deb" | awk '{print $1, $2, $6}' | sed 's| \./| /|; s|/$||' | grep 
 	echo "-rw-r--r-- root/root /usr/share/doc/pdtrace/changelog.Debian.gz"
 	echo "-rw-r--r-- root/root /usr/share/doc/pdtrace/copyright"
 	echo "-rw-r--r-- root/root /usr/share/lintian/overrides/pdtrace"
+	echo "-rw-r--r-- root/root /usr/lib/systemd/system/pdtrace-watch.service"
 	for p in "$top"/man/*.8; do echo "-rw-r--r-- root/root /usr/share/man/man8/$(basename "$p").gz"; done
-	for d in /usr /usr/sbin /usr/share /usr/share/bash-completion /usr/share/bash-completion/completions \
+	for d in /usr /usr/lib /usr/lib/systemd /usr/lib/systemd/system /usr/sbin /usr/share /usr/share/bash-completion /usr/share/bash-completion/completions \
 		/usr/share/doc /usr/share/doc/pdtrace /usr/share/lintian /usr/share/lintian/overrides \
 		/usr/share/man /usr/share/man/man8; do
 		echo "drwxr-xr-x root/root $d"
 	done
 } | sort >"$tmp/want"
 diff "$tmp/want" "$tmp/files" >"$tmp/fdiff"
-check $? "the package holds exactly the binary, the man pages, the completion, copyright, changelog, overrides (root, 0755/0644)" "$(cat "$tmp/fdiff")"
+check $? "the package holds exactly the binary, the man pages, the completion, the watch service (disabled), copyright, changelog, overrides (root, 0755/0644)" "$(cat "$tmp/fdiff")"
 
 dpkg-deb -R "$deb" "$tmp/x"
 (cd "$tmp/x" && md5sum --quiet -c DEBIAN/md5sums) >"$tmp/md5" 2>&1 &&

@@ -1026,6 +1026,64 @@ static void test_elided_malformed(void **state)
 	pdt_rules_free(r);
 }
 
+/*
+ * A run of weeks: superblocks that come and go clean are folded into one count and
+ * their indices reused, while one with a finding stays listed, whatever came after.
+ */
+static void test_retire_gone(void **state)
+{
+	struct pdt_rules *r;
+	const struct pdt_retired *ret;
+	const struct pdt_sb *sb;
+	size_t i, n, listed = 0;
+	uint64_t k;
+
+	(void)state;
+	r = pdt_rules_new();
+	/* The first superblock leaks: pinned after its umount. */
+	persist(r, 0x100, ROOT, "/leak", PDT_ORIGIN_KERNEL, 0);
+	sb_down(r);
+	for (k = 1; k <= 10000; k++) {
+		uint64_t sbk = SB2 + k * 0x1000; /* a new superblock, or an old address again */
+
+		full(PDT_EV_PERSIST, 0x300 + k, ROOT, "/a", 0);
+		ev.h.sb = k % 2 ? sbk : SB2;
+		ev.h.refcount = 1;
+		feed(r, &ev);
+		full(PDT_EV_DISCARD, 0x300 + k, ROOT, "/a",
+		     PDT_F_WAS_PERSISTENT | PDT_F_WAS_POSITIVE);
+		ev.h.sb = k % 2 ? sbk : SB2;
+		feed(r, &ev);
+		full(PDT_EV_SB_DOWN, 0, 0, "", PDT_F_IN_UMOUNT);
+		ev.h.sb = k % 2 ? sbk : SB2;
+		feed(r, &ev);
+		if (k % 100 == 0)
+			pdt_rules_retire(r, 8);
+	}
+	pdt_rules_retire(r, 8);
+	ret = pdt_rules_retired(r);
+	assert_int_equal(ret->sbs, 10000 - 8);
+	assert_int_equal(ret->made, 10000 - 8);
+	assert_int_equal(ret->discarded, 10000 - 8);
+	n = pdt_rules_nsbs(r);
+	assert_true(n <= 1 + 8 + 100);
+	for (i = 0; i < n; i++) {
+		sb = pdt_rules_sb(r, i);
+		if (!sb)
+			continue;
+		listed++;
+		assert_int_equal(sb->made, 1);
+	}
+	assert_int_equal(listed, 1 + 8);
+	/* The finding still names its superblock, which is still listed. */
+	assert_int_equal(pdt_rules_nfindings(r), 2);
+	sb = pdt_rules_sb(r, pdt_rules_finding(r, 0)->sb_index);
+	assert_non_null(sb);
+	assert_int_equal(sb->sb, SB1);
+	assert_int_equal(sb->live, 1);
+	pdt_rules_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1067,6 +1125,7 @@ int main(void)
 		cmocka_unit_test(test_late_parent_counts_children),
 		cmocka_unit_test(test_walk_elided),
 		cmocka_unit_test(test_elided_malformed),
+		cmocka_unit_test(test_retire_gone),
 	};
 
 	return cmocka_run_group_tests_name("rules", tests, NULL, NULL);

@@ -9,6 +9,9 @@
  *                                                           one process (one task's stack)
  *   pdt-fsop symlink|link TARGET PATH                       (create: O_CREAT|O_EXCL open)
  *   pdt-fsop mount TYPE SOURCE DIR [OPTIONS]                mount(2)
+ *   pdt-fsop mount-cycle TYPE DIR N FILES                   mount TYPE on DIR, create FILES
+ *                                                           files in it, umount; N times
+ *                                                           (a shell loop is too slow)
  *   pdt-fsop tmpfile DIR                                    O_TMPFILE, closed unlinked
  *   pdt-fsop tmpfile-link DIR NEWPATH                       O_TMPFILE, then linkat()
  *   pdt-fsop mq-open NAME... | mq-unlink NAME...            POSIX message queues
@@ -78,14 +81,13 @@ static int fail(const char *op, const char *arg)
 
 static int usage(void)
 {
-	fprintf(
-	    stderr,
-	    "usage: pdt-fsop "
-	    "rename|mkdir|rmdir|cycle|unlink|create|mkfifo|symlink|link|mount|tmpfile|"
-	    "tmpfile-link|mq-open|mq-unlink|ffs-hold|gadgetfs-hold|umount-wait|umount-graph-full|"
-	    "link-add|binder-add "
-	    "ARGS "
-	    "(see the source)\n");
+	fprintf(stderr, "usage: pdt-fsop "
+			"rename|mkdir|rmdir|cycle|unlink|create|mkfifo|symlink|link|mount|tmpfile|"
+			"mount-cycle|tmpfile-link|mq-open|mq-unlink|ffs-hold|gadgetfs-hold|umount-"
+			"wait|umount-graph-full|"
+			"link-add|binder-add "
+			"ARGS "
+			"(see the source)\n");
 	return 2;
 }
 
@@ -514,6 +516,30 @@ static int do_binder_add(int n, char **a)
 	return close(fd);
 }
 
+/* N superblocks that come and go, FILES entries each: as fast as one process can. */
+static int do_mount_cycle(const char *type, const char *dir, const char *ns, const char *fs)
+{
+	long n = atol(ns), files = atol(fs), i, j;
+	char path[4096];
+
+	for (i = 0; i < n; i++) {
+		if (mount(type, dir, type, 0, NULL))
+			return fail("mount-cycle", dir);
+		for (j = 0; j < files; j++) {
+			int fd;
+
+			snprintf(path, sizeof(path), "%s/f%ld", dir, j);
+			fd = open(path, O_CREAT | O_EXCL | O_WRONLY, 0644);
+			if (fd < 0)
+				return fail("mount-cycle", path);
+			close(fd);
+		}
+		if (umount2(dir, 0))
+			return fail("mount-cycle umount", dir);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *op = argc > 1 ? argv[1] : "";
@@ -543,6 +569,8 @@ int main(int argc, char **argv)
 		return link(a[0], a[1]) ? fail(op, a[1]) : 0;
 	if (!strcmp(op, "mount") && (n == 3 || n == 4))
 		return mount(a[1], a[2], a[0], 0, n == 4 ? a[3] : NULL) ? fail(op, a[2]) : 0;
+	if (!strcmp(op, "mount-cycle") && n == 4)
+		return do_mount_cycle(a[0], a[1], a[2], a[3]);
 	if (!strcmp(op, "tmpfile") && n == 1)
 		return do_tmpfile(a[0], NULL);
 	if (!strcmp(op, "tmpfile-link") && n == 2)
