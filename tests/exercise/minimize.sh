@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# Cut an exerciser run's log down to the operations a finding needs: delta debugging
+# (ddmin) over the lines of its replay.sh, each candidate replayed in the VM
+# (tests/exercise/run.sh --replay: the lines one after the other, from a fresh boot),
+# kept while the same finding signature comes back.
+#
+# Usage: tests/exercise/minimize.sh [--max-runs N] [--out DIR] REPLAY SIGNATURE
+#   REPLAY       a run's replay.sh (build/exercise/seed-N/replay.sh) or any such file
+#   SIGNATURE    a line of the run's signatures.txt, or the start of one: pdtrace's
+#                16-hex signature, or kernel:... for a WARNING/BUG
+#   --max-runs N at most N replays (default 24); the smallest log that still showed the
+#                signature is kept either way
+#   --out DIR    default build/exercise/min-SIGNATURE
+# Leaves DIR/minimal.sh (the smallest reproducing log so far), DIR/log (each try, its
+# size and verdict) and DIR/try-K/ (each replay's run directory).
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+max=24 out=''
+
+die() { echo "minimize: $*" >&2; exit 2; }
+log() { echo "minimize: $*" | tee -a "$out/log" >&2; }
+
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--max-runs) max=${2:?}; shift 2 ;;
+	--out) out=${2:?}; shift 2 ;;
+	-h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-*) die "unknown option '$1'" ;;
+	*) break ;;
+	esac
+done
+[ $# -eq 2 ] || die "usage: minimize.sh [--max-runs N] [--out DIR] REPLAY SIGNATURE"
+src=$1 sig=$2
+[ -f "$src" ] || die "no file '$src'"
+[ -n "$out" ] || out=$top/build/exercise/min-$(echo "$sig" | tr -c 'A-Za-z0-9_.-' _ | cut -c1-40)
+mkdir -p "$out"
+out=$(readlink -f "$out")
+: >"$out/log"
+runs=0
+
+# The lines to cut: every operation (comments and blank lines go).
+grep -v -e '^[[:space:]]*$' -e '^[[:space:]]*#' "$src" >"$out/all.sh" || die "no operations in $src"
+
+# Whether the operations of FILE bring the signature back (one replay).
+reproduces() { # file
+	local k=$runs
+	runs=$((runs + 1))
+	"$top/tests/exercise/run.sh" --replay "$1" --out "$out/try-$k" >/dev/null 2>&1 || :
+	if grep -q -F -- "$sig" "$out/try-$k/signatures.txt" 2>/dev/null; then
+		log "try $k: $(wc -l <"$1") lines: reproduces"
+		return 0
+	fi
+	log "try $k: $(wc -l <"$1") lines: does not"
+	return 1
+}
+
+# Lines FROM..TO (1-based, inclusive) of the current set left out: into FILE.
+without() { # from to file
+	awk -v a="$1" -v b="$2" 'NR < a || NR > b' "$out/cur.sh" >"$3"
+}
+only() { # from to file
+	awk -v a="$1" -v b="$2" 'NR >= a && NR <= b' "$out/cur.sh" >"$3"
+}
+
+cp "$out/all.sh" "$out/cur.sh"
+if ! reproduces "$out/cur.sh"; then
+	log "the whole log, replayed one line after the other, does not bring $sig back: the finding needs the workers' interleaving (or timing); nothing to cut"
+	exit 1
+fi
+cp "$out/cur.sh" "$out/minimal.sh"
+
+# ddmin: n chunks; a chunk alone, then a chunk's complement, that still reproduces
+# becomes the current set.
+n=2
+while [ $runs -lt "$max" ]; do
+	len=$(wc -l <"$out/cur.sh")
+	[ "$len" -ge 2 ] || break
+	[ $n -le "$len" ] || n=$len
+	size=$(((len + n - 1) / n))
+	cut=0
+	for mode in only without; do
+		i=0
+		while [ $((i * size)) -lt "$len" ] && [ $runs -lt "$max" ]; do
+			a=$((i * size + 1)) b=$(((i + 1) * size))
+			"$mode" "$a" "$b" "$out/cand.sh"
+			i=$((i + 1))
+			[ -s "$out/cand.sh" ] || continue
+			if reproduces "$out/cand.sh"; then
+				cp "$out/cand.sh" "$out/cur.sh"
+				cp "$out/cur.sh" "$out/minimal.sh"
+				cut=1
+				[ "$mode" = only ] && n=2 || n=$((n > 2 ? n - 1 : 2))
+				break 2
+			fi
+		done
+	done
+	if [ $cut -eq 0 ]; then
+		[ $n -lt "$len" ] || break
+		n=$((n * 2))
+	fi
+done
+log "minimal: $(wc -l <"$out/minimal.sh") of $(wc -l <"$out/all.sh") lines after $runs replays: $out/minimal.sh"
