@@ -11,12 +11,13 @@
 #   --max-runs N at most N replays (default 24); the smallest log that still showed the
 #                signature is kept either way
 #   --out DIR    default build/exercise/min-SIGNATURE
+#   --modules 'A B'  more modules in the guest's tree (run.sh --modules)
 # Leaves DIR/minimal.sh (the smallest reproducing log so far), DIR/log (each try, its
 # size and verdict) and DIR/try-K/ (each replay's run directory).
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
-max=24 out=''
+max=24 out='' extra=''
 
 die() { echo "minimize: $*" >&2; exit 2; }
 log() { echo "minimize: $*" | tee -a "$out/log" >&2; }
@@ -25,12 +26,13 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	--max-runs) max=${2:?}; shift 2 ;;
 	--out) out=${2:?}; shift 2 ;;
+	--modules) extra=${2:?}; shift 2 ;;
 	-h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) die "unknown option '$1'" ;;
 	*) break ;;
 	esac
 done
-[ $# -eq 2 ] || die "usage: minimize.sh [--max-runs N] [--out DIR] REPLAY SIGNATURE"
+[ $# -eq 2 ] || die "usage: minimize.sh [--max-runs N] [--out DIR] [--modules 'A B'] REPLAY SIGNATURE"
 src=$1 sig=$2
 [ -f "$src" ] || die "no file '$src'"
 [ -n "$out" ] || out=$top/build/exercise/min-$(echo "$sig" | tr -c 'A-Za-z0-9_.-' _ | cut -c1-40)
@@ -46,7 +48,7 @@ grep -v -e '^[[:space:]]*$' -e '^[[:space:]]*#' "$src" >"$out/all.sh" || die "no
 reproduces() { # file
 	local k=$runs
 	runs=$((runs + 1))
-	"$top/tests/exercise/run.sh" --replay "$1" --out "$out/try-$k" >/dev/null 2>&1 || :
+	"$top/tests/exercise/run.sh" --replay "$1" --out "$out/try-$k" ${extra:+--modules "$extra"} >/dev/null 2>&1 || :
 	if grep -q -F -- "$sig" "$out/try-$k/signatures.txt" 2>/dev/null; then
 		log "try $k: $(wc -l <"$1") lines: reproduces"
 		return 0

@@ -13,6 +13,8 @@
 #   --replay FILE  run FILE's lines (a run's replay.sh, or a minimized one) one after
 #                  the other, no random operations, no setup of its own
 #   --out DIR      where the run goes (default build/exercise/seed-N, or .../replay)
+#   --modules 'A B' more modules of the package in the guest's tree, for a replay that
+#                  loads them
 # A run leaves in DIR: replay.sh (every operation, in the order they started: a
 # reproducer), findings.json (pdtrace's findings), kmsg.txt (the kernel's complaints),
 # signatures.txt (one finding signature a line: pdtrace's, or "kernel:" + the place of a
@@ -20,7 +22,7 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
-duration=120 seed=1 workers=2 replay='' out=''
+duration=120 seed=1 workers=2 replay='' out='' extra=''
 
 die() { echo "exercise: $*" >&2; exit 2; }
 log() { echo "exercise: $*" >&2; }
@@ -32,7 +34,8 @@ while [ $# -gt 0 ]; do
 	--workers) workers=${2:?}; shift 2 ;;
 	--replay) replay=${2:?}; shift 2 ;;
 	--out) out=${2:?}; shift 2 ;;
-	-h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--modules) extra=${2:?}; shift 2 ;;
+	-h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown argument '$1'" ;;
 	esac
 done
@@ -51,7 +54,8 @@ make_ci() { # ci modules-dir
 	mkdir -p "$ci/xr" "$ci/kmod"
 	cp "$top/tests/exercise/guest/xr.sh" "$ci/xr/"
 	cp "$mods"/modules.dep "$mods"/modules.alias "$mods"/modules.symbols "$mods"/modules.builtin* "$ci/kmod/" 2>/dev/null || true
-	names=$(sed -n 's/^XR_MODULES="\(.*\)"/\1/p' "$top/tests/exercise/guest/xr.sh")
+	names=$(sed -n 's/^XR_MODULES\(_ONCE\)\{0,1\}="\(.*\)"/\2/p' "$top/tests/exercise/guest/xr.sh")
+	names="$names $extra"
 	echo "$names" | tr ' ' '\n' | awk -v dep="$mods/modules.dep" '
 		BEGIN { while ((getline l < dep) > 0) { split(l, a, ":"); p = a[1]; n = p
 			sub(/.*\//, "", n); sub(/\.ko.*/, "", n); gsub(/-/, "_", n); path[n] = p; d[p] = a[2] } }

@@ -30,6 +30,8 @@
 #   bpffs    mount umount pin dir+ dir- unpin
 #   mqueue   mount umount open unlink create
 #   hugetlb  mount umount dir+ file+ rm
+#   dlm      cluster+ cluster- space+ space- node+ node- comm+ (dlm's configfs)
+#   binderfs mount umount dev+ dev- hold
 #   module   load unload (XR_MODULES)
 
 XR=/ci/xr
@@ -37,8 +39,10 @@ CFS=/sys/kernel/config
 DBG=/sys/kernel/debug
 TRC=/sys/kernel/tracing
 XR_IMG=/run/xr.img
-# The modules the exerciser loads and unloads (dependencies come with modprobe).
-XR_MODULES="configfs nvmet nvme-loop null_blk target_core_mod target_core_file tcm_loop netconsole dummy_hcd libcomposite usb_f_acm usb_f_ecm usb_f_ss_lb usb_f_fs gadgetfs industrialio-sw-trigger iio-trig-hrtimer"
+# The modules the exerciser loads and unloads (dependencies come with modprobe), and
+# those it loads once (binder_linux cannot unload).
+XR_MODULES="configfs nvmet nvme-loop null_blk target_core_mod target_core_file tcm_loop netconsole dummy_hcd libcomposite usb_f_acm usb_f_ecm usb_f_ss_lb usb_f_fs gadgetfs industrialio-sw-trigger iio-trig-hrtimer dlm"
+XR_MODULES_ONCE="binder_linux"
 
 # ---- the PRNG: a 31-bit LCG per worker, in the shell's own arithmetic (no forks) ------
 R=1
@@ -309,6 +313,37 @@ m_hugetlb() {
 	esac
 }
 
+# dlm's configfs: a cluster, its lockspaces and their nodes, its comms (no cluster
+# manager: dlm_controld is not there, nothing joins).
+m_dlm() {
+	local c=$CFS/dlm/cluster
+	pick xr0 xr1
+	rnd 7
+	case $RV in
+	0) mk cluster+ "$c" ;;
+	1) rd cluster- "$c" ;;
+	2) mk space+ "$c/spaces/$PK" ;;
+	3) rd space- "$c/spaces/$PK" ;;
+	4) pick 1 2; mk node+ "$c/spaces/xr0/nodes/$PK" ;;
+	5) pick 1 2; rd node- "$c/spaces/xr0/nodes/$PK" ;;
+	6) pick 1 2; mk comm+ "$c/comms/$PK" ;;
+	esac
+}
+
+# binderfs: binder devices made through binder-control, unlinked; mounts and umounts.
+m_binderfs() {
+	local m=/mnt/xr-binder
+	pick b0 b1 b2
+	rnd 5
+	case $RV in
+	0) OPK=mount OPC="mount -t binder xr-binder $m" NEED= NOT=$m/binder-control ;;
+	1) OPK=umount OPC="umount $m" NEED=$m/binder-control NOT= ;;
+	2) OPK=dev+ OPC="pdt-fsop binder-add $m/binder-control xr$PK" NEED=$m/binder-control NOT=$m/xr$PK ;;
+	3) rl dev- "$m/xr$PK" ;;
+	4) hold hold "$m/xr$PK" ;;
+	esac
+}
+
 m_module() {
 	pick $XR_MODULES
 	NEED= NOT=
@@ -320,7 +355,7 @@ m_module() {
 }
 
 # The interfaces and their weights (module loads and unloads the rarest).
-XR_IFACES="nvmet nvmet nvmet nullb target target netcon gadget gadget ffs iio tracefs tracefs debugfs bpffs mqueue hugetlb"
+XR_IFACES="nvmet nvmet nvmet nullb target target netcon gadget gadget ffs iio dlm tracefs tracefs debugfs bpffs mqueue hugetlb binderfs"
 
 one_op() {
 	local try
@@ -352,11 +387,12 @@ worker() { # w seed end
 xr_setup() {
 	local m
 	W=0
-	op setup "mkdir -p /lib/modules /mnt/xr-bpf /mnt/xr-mq /mnt/xr-huge /mnt/xr-ffs /mnt/xr-ffs-g /sys/kernel/debug /sys/kernel/tracing; ln -sfn /ci/kmod /lib/modules/\$(uname -r)"
+	op setup "mkdir -p /lib/modules /mnt/xr-bpf /mnt/xr-mq /mnt/xr-huge /mnt/xr-ffs /mnt/xr-ffs-g /mnt/xr-binder /sys/kernel/debug /sys/kernel/tracing; ln -sfn /ci/kmod /lib/modules/\$(uname -r)"
 	op setup "mount -t debugfs debugfs $DBG; mount -t tracefs tracefs $TRC"
 	op setup "truncate -s 1M $XR_IMG; echo 16 >/proc/sys/vm/nr_hugepages"
 	for m in $XR_MODULES; do op module.load "modprobe $m"; done
 	op setup "mount -t configfs configfs $CFS"
+	op setup "modprobe binder_linux"
 }
 
 # configfs: links first, then the deepest directories first, each rmdir tried; what the
@@ -366,7 +402,7 @@ cfs_teardown() {
 	for pass in 1 2 3 4; do
 		for l in $(find $CFS -type l 2>/dev/null); do op teardown "rm $l"; done
 		for d in $(find $CFS -mindepth 2 -type d 2>/dev/null | awk '{ print length($0), $0 }' | sort -rn | cut -d' ' -f2-); do
-			case "${d##*/}" in xr*|nqn.2026*|naa.*|tpgt_1|lun_0|c.1|*.xr|g0|g1|1|2|3|r1|r2|fileio_0|fileio_1) ;; *) continue ;; esac
+			case "${d##*/}" in xr*|nqn.2026*|naa.*|tpgt_1|lun_0|c.1|*.xr|g0|g1|1|2|3|r1|r2|fileio_0|fileio_1|cluster) ;; *) continue ;; esac
 			[ -d "$d" ] && op teardown "rmdir $d"
 		done
 	done
@@ -375,14 +411,21 @@ cfs_teardown() {
 xr_teardown() {
 	local m i
 	W=0
+	# The files the last holds keep open (a few seconds) would refuse the rmdirs and
+	# the umounts.
+	op teardown "sleep 4"
 	for i in /sys/kernel/config/usb_gadget/*/UDC; do [ -e "$i" ] && op teardown "echo >$i"; done
 	for i in /sys/kernel/config/nvmet/subsystems/*/namespaces/*/enable; do [ -e "$i" ] && op teardown "echo 0 >$i"; done
 	for i in /sys/kernel/config/nullb/*/power; do [ -e "$i" ] && op teardown "echo 0 >$i"; done
 	for i in $TRC/events/kprobes/xr_kp*/enable; do [ -e "$i" ] && op teardown "echo 0 >$i"; done
-	for i in $TRC/instances/xr*; do [ -d "$i" ] && op teardown "rmdir $i"; done
+	for i in $TRC/instances/xr*/events/sched/sched_process_exec/trigger $TRC/instances/xr*/events/module/module_load/trigger \
+		$TRC/instances/xr*/events/kprobes/xr_kp*/trigger; do
+		grep -q '^hist' "$i" 2>/dev/null && op teardown "echo '!hist:keys=common_pid' >>$i"
+	done
+	for i in $TRC/instances/xr*; do [ -d "$i" ] && op teardown "echo 0 >$i/events/enable; rmdir $i"; done
 	op teardown "echo >$TRC/kprobe_events"
 	cfs_teardown
-	for m in /mnt/xr-ffs /mnt/xr-ffs-g /mnt/xr-bpf /mnt/xr-mq /mnt/xr-huge $CFS /mnt/xr-bpf /mnt/xr-mq /mnt/xr-huge; do
+	for m in /mnt/xr-binder /mnt/xr-ffs /mnt/xr-ffs-g /mnt/xr-bpf /mnt/xr-mq /mnt/xr-huge $CFS /mnt/xr-bpf /mnt/xr-mq /mnt/xr-huge; do
 		grep -q " $m " /proc/mounts && op teardown "umount $m"
 	done
 	for i in 1 2 3; do
@@ -394,6 +437,7 @@ xr_teardown() {
 	# since the start that nothing uses, until none is left.
 	for i in 1 2 3 4 5; do
 		for m in $(awk '$3 == 0 { print $1 }' /proc/modules); do
+			case " $XR_MODULES_ONCE " in *" $m "*) continue ;; esac
 			grep -qx "$m" /run/xr-modules-before || op teardown "rmmod $m"
 		done
 	done
@@ -426,7 +470,7 @@ xr_trace() {
 }
 
 xr_main() {
-	local w end pids='' rc
+	local w end pids='' rc line k
 	. $XR/conf
 	echo 60 >/proc/sys/kernel/hung_task_timeout_secs
 	echo 1 >/proc/sys/kernel/hung_task_panic
@@ -438,7 +482,10 @@ xr_main() {
 	if [ "${REPLAY:-0}" = 1 ]; then
 		while IFS= read -r line; do
 			case "$line" in ''|'#'*) continue ;; esac
-			op replay "$line"
+			# "COMMAND  # KIND", as run.sh writes it; the kind carries over.
+			k=${line##*  # }
+			[ "$k" != "$line" ] || k=replay
+			op "$k" "${line%  # *}"
 		done <$XR/replay.sh
 	else
 		xr_setup
