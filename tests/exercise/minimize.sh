@@ -12,12 +12,15 @@
 #                signature is kept either way
 #   --out DIR    default build/exercise/min-SIGNATURE
 #   --modules 'A B'  more modules in the guest's tree (run.sh --modules)
+#   --keep ERE   first try only the lines that match ERE (the setup and the interface of
+#                the finding, e.g. '# (setup|module\.load)$|/dlm/'): one replay that can
+#                save most of the cutting; ddmin goes on from there, or from all lines
 # Leaves DIR/minimal.sh (the smallest reproducing log so far), DIR/log (each try, its
 # size and verdict) and DIR/try-K/ (each replay's run directory).
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
-max=24 out='' extra=''
+max=24 out='' extra='' keep=''
 
 die() { echo "minimize: $*" >&2; exit 2; }
 log() { echo "minimize: $*" | tee -a "$out/log" >&2; }
@@ -27,7 +30,8 @@ while [ $# -gt 0 ]; do
 	--max-runs) max=${2:?}; shift 2 ;;
 	--out) out=${2:?}; shift 2 ;;
 	--modules) extra=${2:?}; shift 2 ;;
-	-h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--keep) keep=${2:?}; shift 2 ;;
+	-h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) die "unknown option '$1'" ;;
 	*) break ;;
 	esac
@@ -66,7 +70,16 @@ only() { # from to file
 }
 
 cp "$out/all.sh" "$out/cur.sh"
-if ! reproduces "$out/cur.sh"; then
+# With --keep, the kept lines first: the whole log of a long run is minutes of replay.
+kept=0
+if [ -n "$keep" ]; then
+	grep -E -- "$keep" "$out/cur.sh" >"$out/cand.sh" || :
+	if [ -s "$out/cand.sh" ] && reproduces "$out/cand.sh"; then
+		cp "$out/cand.sh" "$out/cur.sh"
+		kept=1
+	fi
+fi
+if [ $kept -eq 0 ] && ! reproduces "$out/cur.sh"; then
 	log "the whole log, replayed one line after the other, does not bring $sig back: the finding needs the workers' interleaving (or timing); nothing to cut"
 	exit 1
 fi

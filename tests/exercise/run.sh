@@ -59,7 +59,7 @@ make_ci() { # ci modules-dir
 	echo "$names" | tr ' ' '\n' | awk -v dep="$mods/modules.dep" '
 		BEGIN { while ((getline l < dep) > 0) { split(l, a, ":"); p = a[1]; n = p
 			sub(/.*\//, "", n); sub(/\.ko.*/, "", n); gsub(/-/, "_", n); path[n] = p; d[p] = a[2] } }
-		{ n = $1; gsub(/-/, "_", n); if (!(n in path)) { print "missing " $1 > "/dev/stderr"; next }
+		$1 != "" { n = $1; gsub(/-/, "_", n); if (!(n in path)) { print "missing " $1 > "/dev/stderr"; next }
 		  p = path[n]; print p; k = split(d[p], x, " "); for (i = 1; i <= k; i++) print x[i] }' |
 		sort -u | (cd "$mods" && cpio -pdm --quiet "$ci/kmod")
 	{
@@ -89,7 +89,10 @@ digest() { # results console
 		sed -n 's/.*"rule":"\([^"]*\)".*"signature":"\([0-9a-f]*\)".*/\2 \1/p' "$out/findings.json"
 		sed -n 's/.*"signature":"\([0-9a-f]*\)".*"rule":"\([^"]*\)".*/\1 \2/p' "$out/findings.json"
 		# The kernel's: the place of a WARNING, the first line of a BUG or an oops.
-		sed -n -e 's/^.*WARNING: .* at \([^ ]*\) \([^+ ]*\).*/kernel:WARNING:\1:\2/p' \
+		# 7.2: "WARNING: FILE:LINE at FUNC+0x.../0x... [MOD], CPU#N: COMM/PID"; older:
+		# "WARNING: CPU: N PID: N at FILE:LINE FUNC+0x...".
+		sed -n -e 's/^.*WARNING: \([^ ]*:[0-9]*\) at \([^+ ]*\).*/kernel:WARNING:\1:\2/p' \
+			-e 's/^.*WARNING: CPU: .* at \([^ ]*\) \([^+ ]*\).*/kernel:WARNING:\1:\2/p' \
 			-e 's/^.*\(BUG: [^,]*\).*/kernel:\1/p' -e 's/^.*\(kernel BUG at [^!]*\).*/kernel:\1/p' \
 			-e 's/^.*\(general protection fault\).*/kernel:\1/p' -e 's/^.*\(Busy inodes\).*/kernel:\1/p' "$out/kmsg.txt" |
 			sed 's/ \{1,\}/_/g'

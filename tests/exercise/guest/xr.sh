@@ -452,9 +452,12 @@ xr_left() {
 	echo "@xr left configfs: $(mount -t configfs xr-left $CFS 2>/dev/null; find $CFS -mindepth 2 2>/dev/null | grep -E 'xr|g0|g1|naa' | tr '\n' ' '; umount $CFS 2>/dev/null)"
 }
 
+# The kernel's complaints, each with what follows it up to its end marker (its call trace),
+# at most 40 lines each.
 xr_kmsg() {
-	dmesg | grep -E 'WARNING:|BUG:|kernel BUG at|Oops|general protection fault|Busy inodes|UBSAN:|KASAN:|kmemleak:|refcount_t:|list_(add|del) corruption|still in use|Call Trace' |
-		sed 's/^/@xr kmsg /'
+	dmesg | awk '
+		/WARNING:|BUG:|kernel BUG at|Oops|general protection fault|Busy inodes|UBSAN:|KASAN:|kmemleak:|refcount_t:|list_(add|del) corruption|still in use/ { n = 40 }
+		n > 0 { print "@xr kmsg " $0; n--; if ($0 ~ /---\[ end trace/) n = 0 }'
 }
 
 xr_trace() {
