@@ -98,8 +98,10 @@ while [ $runs -lt "$max" ]; do
 		i=0
 		while [ $((i * size)) -lt "$len" ] && [ $runs -lt "$max" ]; do
 			a=$((i * size + 1)) b=$(((i + 1) * size))
-			"$mode" "$a" "$b" "$out/cand.sh"
 			i=$((i + 1))
+			# With two chunks, a complement is the other chunk, tried already.
+			[ "$mode" = only ] || [ $n -gt 2 ] || continue
+			"$mode" "$a" "$b" "$out/cand.sh"
 			[ -s "$out/cand.sh" ] || continue
 			if reproduces "$out/cand.sh"; then
 				cp "$out/cand.sh" "$out/cur.sh"

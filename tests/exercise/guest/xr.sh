@@ -30,7 +30,7 @@
 #   bpffs    mount umount pin dir+ dir- unpin
 #   mqueue   mount umount open unlink create
 #   hugetlb  mount umount dir+ file+ rm
-#   dlm      cluster+ cluster- space+ space- node+ node- comm+ (dlm's configfs)
+#   dlm      cluster+ cluster- space+ space- node+ node- comm+ comm- (dlm's configfs)
 #   binderfs mount umount dev+ dev- hold
 #   module   load unload (XR_MODULES)
 
@@ -318,7 +318,7 @@ m_hugetlb() {
 m_dlm() {
 	local c=$CFS/dlm/cluster
 	pick xr0 xr1
-	rnd 7
+	rnd 8
 	case $RV in
 	0) mk cluster+ "$c" ;;
 	1) rd cluster- "$c" ;;
@@ -327,6 +327,7 @@ m_dlm() {
 	4) pick 1 2; mk node+ "$c/spaces/xr0/nodes/$PK" ;;
 	5) pick 1 2; rd node- "$c/spaces/xr0/nodes/$PK" ;;
 	6) pick 1 2; mk comm+ "$c/comms/$PK" ;;
+	7) pick 1 2; rd comm- "$c/comms/$PK" ;;
 	esac
 }
 
