@@ -61,12 +61,49 @@ reproduces() { # file
 	return 1
 }
 
-# Lines FROM..TO (1-based, inclusive) of the current set left out: into FILE.
-without() { # from to file
-	awk -v a="$1" -v b="$2" 'NR < a || NR > b' "$out/cur.sh" >"$3"
-}
-only() { # from to file
-	awk -v a="$1" -v b="$2" 'NR >= a && NR <= b' "$out/cur.sh" >"$3"
+# ddmin over the lines of CUT, with BEFORE's lines ahead of each candidate and AFTER's
+# behind: n chunks; a half alone (n = 2) or a chunk's complement (n > 2) that still
+# reproduces becomes CUT. The setup a run begins with (its leading "setup" and "module.load" lines) is held
+# fixed while the operations are cut, so that a chunk tried alone still has it; then the
+# setup is cut the same way, the operations held fixed.
+ddmin() { # cut before after
+	local cut=$1 before=$2 after=$3 n=2 len size i a b mode done_one
+	while [ $runs -lt "$max" ]; do
+		len=$(wc -l <"$cut")
+		[ "$len" -ge 2 ] || break
+		[ $n -le "$len" ] || n=$len
+		size=$(((len + n - 1) / n))
+		done_one=0
+		for mode in only without; do
+			i=0
+			while [ $((i * size)) -lt "$len" ] && [ $runs -lt "$max" ]; do
+				a=$((i * size + 1)) b=$(((i + 1) * size))
+				i=$((i + 1))
+				# With two chunks, a complement is the other chunk, tried already; with
+				# more, a chunk alone rarely holds all a finding needs: complements only.
+				[ "$mode" = only ] || [ $n -gt 2 ] || continue
+				[ "$mode" = without ] || [ $n -eq 2 ] || continue
+				if [ "$mode" = only ]; then
+					awk -v a="$a" -v b="$b" 'NR >= a && NR <= b' "$cut" >"$out/part.sh"
+				else
+					awk -v a="$a" -v b="$b" 'NR < a || NR > b' "$cut" >"$out/part.sh"
+				fi
+				[ -s "$out/part.sh" ] || continue
+				cat "$before" "$out/part.sh" "$after" >"$out/cand.sh"
+				if reproduces "$out/cand.sh"; then
+					cp "$out/part.sh" "$cut"
+					cp "$out/cand.sh" "$out/minimal.sh"
+					done_one=1
+					[ "$mode" = only ] && n=2 || n=$((n > 2 ? n - 1 : 2))
+					break 2
+				fi
+			done
+		done
+		if [ $done_one -eq 0 ]; then
+			[ $n -lt "$len" ] || break
+			n=$((n * 2))
+		fi
+	done
 }
 
 cp "$out/all.sh" "$out/cur.sh"
@@ -85,36 +122,9 @@ if [ $kept -eq 0 ] && ! reproduces "$out/cur.sh"; then
 fi
 cp "$out/cur.sh" "$out/minimal.sh"
 
-# ddmin: n chunks; a chunk alone, then a chunk's complement, that still reproduces
-# becomes the current set.
-n=2
-while [ $runs -lt "$max" ]; do
-	len=$(wc -l <"$out/cur.sh")
-	[ "$len" -ge 2 ] || break
-	[ $n -le "$len" ] || n=$len
-	size=$(((len + n - 1) / n))
-	cut=0
-	for mode in only without; do
-		i=0
-		while [ $((i * size)) -lt "$len" ] && [ $runs -lt "$max" ]; do
-			a=$((i * size + 1)) b=$(((i + 1) * size))
-			i=$((i + 1))
-			# With two chunks, a complement is the other chunk, tried already.
-			[ "$mode" = only ] || [ $n -gt 2 ] || continue
-			"$mode" "$a" "$b" "$out/cand.sh"
-			[ -s "$out/cand.sh" ] || continue
-			if reproduces "$out/cand.sh"; then
-				cp "$out/cand.sh" "$out/cur.sh"
-				cp "$out/cur.sh" "$out/minimal.sh"
-				cut=1
-				[ "$mode" = only ] && n=2 || n=$((n > 2 ? n - 1 : 2))
-				break 2
-			fi
-		done
-	done
-	if [ $cut -eq 0 ]; then
-		[ $n -lt "$len" ] || break
-		n=$((n * 2))
-	fi
-done
+awk '!body && / # (setup|module\.load)$/ { print; next } { body = 1 }' "$out/cur.sh" >"$out/setup.sh"
+awk '!body && / # (setup|module\.load)$/ { next } { body = 1; print }' "$out/cur.sh" >"$out/ops.sh"
+: >"$out/none.sh"
+ddmin "$out/ops.sh" "$out/setup.sh" "$out/none.sh"
+ddmin "$out/setup.sh" "$out/none.sh" "$out/ops.sh"
 log "minimal: $(wc -l <"$out/minimal.sh") of $(wc -l <"$out/all.sh") lines after $runs replays: $out/minimal.sh"
