@@ -113,6 +113,7 @@ summarize() { # seconds
 		echo "distinct 3-sequences per worker: $(awk '$1 == "@xr" && $2 == "op" { w = $3; s = p2[w] " " p1[w] " " $5; p2[w] = p1[w]; p1[w] = $5; if (p2[w] != "") seq[s] = 1 } END { print length(seq) }' "$res")"
 		echo "findings: $(wc -l <"$out/findings.json") ($(sed -n 's/.*"rule":"\([^"]*\)".*/\1/p' "$out/findings.json" | sort | uniq -c | awk '{ printf "%s %s ", $2, $1 }'))"
 		echo "kernel lines: $(wc -l <"$out/kmsg.txt")"
+		echo "coverage lost: $(sed -n 's/.*"coverage_lost":\[\([^]]*\)\].*/\1/p' "$res" | tail -n1)"
 		echo "signatures: $(wc -l <"$out/signatures.txt")"
 		echo "by kind: ${kinds%, }"
 	} >"$out/summary.txt"

@@ -346,7 +346,8 @@ m_binderfs() {
 }
 
 m_module() {
-	pick $XR_MODULES
+	# configfs stays: pdtrace hooked its configfs_rmdir() as it started.
+	pick $(echo " $XR_MODULES " | sed 's/ configfs / /')
 	NEED= NOT=
 	rnd 2
 	case $RV in
@@ -481,18 +482,23 @@ xr_main() {
 	echo 1 >/proc/sys/kernel/softlockup_panic
 	dmesg -c >/dev/null
 	awk '{ print $1 }' /proc/modules >/run/xr-modules-before
-	xr_trace || exit 1
 	echo "@xr begin seed=$SEED duration=$DURATION workers=$WORKERS replay=${REPLAY:-0}"
+	# The trace starts after the setup (the mounts, the module loads): pdtrace hooks
+	# configfs_rmdir() in configfs, a module here, only when it is loaded as it starts.
+	TRACE_PID=
 	if [ "${REPLAY:-0}" = 1 ]; then
 		while IFS= read -r line; do
 			case "$line" in ''|'#'*) continue ;; esac
 			# "COMMAND  # KIND", as run.sh writes it; the kind carries over.
 			k=${line##*  # }
 			[ "$k" != "$line" ] || k=replay
+			case "$k" in setup|module.load) ;; *) [ -n "$TRACE_PID" ] || xr_trace || exit 1 ;; esac
 			op "$k" "${line%  # *}"
 		done <$XR/replay.sh
+		[ -n "$TRACE_PID" ] || xr_trace || exit 1
 	else
 		xr_setup
+		xr_trace || exit 1
 		end=$(($(uptime_s) + DURATION))
 		for w in $(seq 1 "$WORKERS"); do
 			worker "$w" $(((SEED * 7919 + w * 104729) & 2147483647)) "$end" &
