@@ -1,10 +1,12 @@
 # The qla2xxx fix (tests/hunt/patches/0001-scsi-qla2xxx-destroy-the-trace-instance-at-
-# unload.patch) verified: on a kernel built by make kernel from Debian's source with the
-# patch applied, qla2xxx's load makes its tracefs instance and its unload destroys it:
-# every entry made is discarded, pdtrace reports nothing, and no instance is left. Held
-# open by a user at unload, the instance stays (trace_array_destroy(): -EBUSY) and the
-# user's rmdir removes it once closed. On Debian's packaged kernel (the bug) it fails:
-# hunt-qla2xxx-trace-instance is that kernel's scenario. Run it with
+# unload.patch) verified: with the patched module, qla2xxx's load makes its tracefs
+# instance and its unload destroys it: every entry made is discarded, pdtrace reports
+# nothing, and no instance is left. Held open by a user at unload, the instance stays
+# (trace_array_destroy(): -EBUSY) and the user's rmdir removes it once closed. On Debian's
+# packaged module (the bug) it fails: hunt-qla2xxx-trace-instance is that module's
+# scenario. Run it on Debian's kernel with the patched module
+# (tests/hunt/patched-module.sh), or on make kernel's from the patched tree:
+#   tests/vm/run.sh --kernel VMLINUZ --modules OUT/modules hunt-qla2xxx-fixed
 #   tests/vm/run.sh --kernel KDIR hunt-qla2xxx-fixed
 # suite: patched
 # timeout: 240
