@@ -287,9 +287,10 @@ WORKERS ?= 2
 exercise: deps all guest-tools
 	$(Q)tests/exercise/run.sh --duration '$(DURATION)' --seed '$(SEED)' --workers '$(WORKERS)'
 
-# REPLAY: a run's replay.sh; SIG: the signature (signatures.txt) to keep.
+# REPLAY: a run's replay.sh; SIG: the signature (signatures.txt) to keep; KEEP: an ERE,
+# the lines to try first (minimize.sh --keep).
 minimize: deps all guest-tools
-	$(Q)tests/exercise/minimize.sh '$(REPLAY)' '$(SIG)'
+	$(Q)tests/exercise/minimize.sh $(if $(KEEP),--keep '$(KEEP)') '$(REPLAY)' '$(SIG)'
 
 vmtest: deps all guest-tools
 	$(Q)tests/vm/run.sh
