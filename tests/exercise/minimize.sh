@@ -12,9 +12,9 @@
 #                signature is kept either way
 #   --out DIR    default build/exercise/min-SIGNATURE
 #   --modules 'A B'  more modules in the guest's tree (run.sh --modules)
-#   --keep ERE   first try only the lines that match ERE (the setup and the interface of
-#                the finding, e.g. '# (setup|module\.load)$|/dlm/'): one replay that can
-#                save most of the cutting; ddmin goes on from there, or from all lines
+#   --keep ERE   first try only the setup the log begins with and the lines that match
+#                ERE (the finding's interface, e.g. '/dlm/'): one replay that can save
+#                most of the cutting; ddmin goes on from there, or from all lines
 # Leaves DIR/minimal.sh (the smallest reproducing log so far), DIR/log (each try, its
 # size and verdict) and DIR/try-K/ (each replay's run directory).
 set -euo pipefail
@@ -110,7 +110,9 @@ cp "$out/all.sh" "$out/cur.sh"
 # With --keep, the kept lines first: the whole log of a long run is minutes of replay.
 kept=0
 if [ -n "$keep" ]; then
-	grep -E -- "$keep" "$out/cur.sh" >"$out/cand.sh" || :
+	# The setup the log begins with, and the lines that match.
+	awk -v re="$keep" '!body && / # (setup|module\.load)$/ { print; next } { body = 1 } $0 ~ re' \
+		"$out/cur.sh" >"$out/cand.sh"
 	if [ -s "$out/cand.sh" ] && reproduces "$out/cand.sh"; then
 		cp "$out/cand.sh" "$out/cur.sh"
 		kept=1
