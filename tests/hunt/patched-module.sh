@@ -51,9 +51,11 @@ umount "$root/proc" || echo "patched-module: warning: could not unmount $root/pr
 [ $rc -eq 0 ] || die "the build failed (see $out/build.log)"
 strip --strip-debug -o "$out/$mod.ko" "$root$work/$mod.ko"
 
-# The package's modules tree with this module in place of the packaged one.
+# The package's modules tree with this module in place of the packaged one, and its
+# VERSION beside it, where tests/vm/run.sh looks for the kernel's release.
 rm -rf "$out/modules"
 cp -al "$kdir/modules" "$out/modules"
+cp "$kdir/VERSION" "$out/VERSION"
 f=$(cd "$out/modules" && find . -name "$mod.ko*" | head -n1)
 [ -n "$f" ] || die "no $mod in the package's modules"
 rm "$out/modules/$f"
