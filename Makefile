@@ -291,6 +291,22 @@ clienttest: deps all guest-tools
 hunt: deps all guest-tools
 	$(Q)tests/hunt/run.sh $(HUNT_ARGS)
 
+# The exerciser: random operations chosen from a model of each tree-in-dcache interface,
+# WORKERS at once, with module loads and mounts among them, under one pdtrace trace in the
+# VM (docs/hunt.md). A seed repeats a run's choices; its replay.sh is a reproducer, which
+# make minimize cuts down. Not part of make test.
+DURATION ?= 120
+SEED ?= 1
+WORKERS ?= 2
+.PHONY: exercise minimize
+exercise: deps all guest-tools
+	$(Q)tests/exercise/run.sh --duration '$(DURATION)' --seed '$(SEED)' --workers '$(WORKERS)'
+
+# REPLAY: a run's replay.sh; SIG: the signature (signatures.txt) to keep; KEEP: an ERE,
+# the lines to try first (minimize.sh --keep).
+minimize: deps all guest-tools
+	$(Q)tests/exercise/minimize.sh $(if $(KEEP),--keep '$(KEEP)') '$(REPLAY)' '$(SIG)'
+
 vmtest: deps all guest-tools
 	$(Q)tests/vm/run.sh
 

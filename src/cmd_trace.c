@@ -362,6 +362,12 @@ int cmd_trace(int argc, char **argv)
 		pdt_json_summary(&j, pdt_tracker_rules(t));
 		pdt_json_kv_bool(&j, "complete", rep.complete);
 		pdt_json_kv_uint(&j, "lost_events", rep.lost_events);
+		/* What the text summary's coverage lines say: the rules a missing hook lost. */
+		pdt_json_name(&j, "coverage_lost");
+		pdt_json_arr_open(&j);
+		for (size_t i = 0; i < rep.nmissing; i++)
+			pdt_json_string(&j, rep.missing[i]);
+		pdt_json_arr_close(&j);
 		pdt_json_kv_uint(&j, "suppressed", pdt_gate_count(gate, PDT_FATE_SUPPRESSED));
 		pdt_json_kv_uint(&j, "known", pdt_gate_count(gate, PDT_FATE_KNOWN));
 		pdt_json_obj_close(&j);
