@@ -42,11 +42,10 @@ int dispatch_entry(struct pt_regs *ctx)
 
 /*
  * The brackets (removals, umounts, shutdowns): one kprobe.session program, run at entry
- * and at return of each. A session is one fprobe, on the function graph tracer, where a
- * program at entry and one at return were two fprobes: the entry's own ftrace callback
- * cost a configfs rmdir about a third of its bracket. The return runs only when the
- * entry ran, so a skipped entry (counted) leaves no bracket to close. User space attaches
- * it to its functions by address (tracker.c).
+ * and at return of each: one fprobe on the function graph tracer, where a program at
+ * entry and one at return would be two, each with its own ftrace callback
+ * (docs/overhead.md measures it). The return runs only when the entry ran, so a skipped
+ * entry (counted) leaves no bracket to close. User space attaches it by address.
  */
 SEC("kprobe.session")
 int dispatch_session(struct pt_regs *ctx)

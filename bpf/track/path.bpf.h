@@ -10,11 +10,11 @@
  * per-CPU scratch buffer (offsets masked so the verifier can bound every access):
  * where it starts there. Too deep or too long a path keeps its leaf end and starts
  * with "...". Global functions: each is verified once per program, not at each of the
- * many places an event takes a path. Two drivers of one step: the dispatcher, which
- * takes the paths of every kernel-made entry, unrolls its loop (the verifier checks 24
- * components, about 1,400 instructions); the programs that take paths rarely (umount,
- * renames, the self-check, an entry's materialization) run it as a bpf_loop()
- * callback, checked once, for the cost of a call per component.
+ * many places an event takes a path. Two drivers of one step: the persist and discard
+ * handlers, which take the paths of every kernel-made entry, unroll its loop
+ * (fill_path_unrolled()); the others, which take paths rarely (umount, renames, the
+ * self-check, an entry's materialization), run it as a bpf_loop() callback, checked
+ * once, for the cost of a call per component (fill_path()).
  */
 u32 pdt_build_path(u64 a);
 u32 pdt_build_path_loop(u64 a);
