@@ -1,6 +1,4 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,14 +97,24 @@ void pdt_parse_args(const struct argp *argp, const char *cmd, int argc, char **a
 	pdt_die(PDT_EXIT_ERROR, "%sunknown option '%s' (see '%s --help')", pfx, ctx.bad_arg, name);
 }
 
+/*
+ * Seconds as people write them: digits with an optional decimal fraction, blanks around
+ * allowed (a value from a script); no sign, exponent, hex, inf or nan, which strtod()
+ * would take. At least a millisecond, at most 10^7 s.
+ */
 double pdt_parse_seconds(const char *cmd, const char *opt, const char *arg)
 {
-	char *end;
-	double v;
+	const char *p = arg + strspn(arg, " \t"), *q = p + strspn(p, "0123456789");
+	bool digits = q > p;
+	double v = -1;
 
-	errno = 0;
-	v = strtod(arg, &end);
-	if (errno || end == arg || *end || !isfinite(v) || v <= 0 || v > 1e7)
+	if (*q == '.') {
+		digits |= q[1] >= '0' && q[1] <= '9';
+		q += 1 + strspn(q + 1, "0123456789");
+	}
+	if (digits && !q[strspn(q, " \t")])
+		v = strtod(p, NULL);
+	if (!(v >= 0.001 && v <= 1e7))
 		pdt_die(PDT_EXIT_ERROR, "%s: %s expects a positive number of seconds, got '%s'",
 			cmd, opt, arg);
 	return v;

@@ -106,9 +106,14 @@ run "doctor extra argument" 2 doctor extra
 one_line_error "doctor extra argument" "doctor: unexpected argument 'extra'"
 run "stat missing value" 2 stat --duration
 one_line_error "stat missing value" "stat: option '--duration' needs a value"
-for bad in abc -1 0 1e99 5x ''; do
+for bad in abc -1 0 1e99 5x '' 0x10 1e-300 1e3 inf nan 0.0001 . +5; do
 	run "stat --duration '$bad'" 2 stat --duration "$bad"
 	one_line_error "stat --duration '$bad'" "stat: --duration expects a positive number of seconds"
+done
+for good in 5 '5 ' ' 2.5' 0.01; do
+	"$bin" stat --duration "$good" >"$tmp/out" 2>"$tmp/err"
+	! grep -q 'expects a positive number' "$tmp/err" && ok "stat --duration '$good' is a number of seconds" ||
+		not_ok "stat --duration '$good' is a number of seconds" "$(cat "$tmp/err")"
 done
 run "stat with both" 2 stat -d 1 -- true
 one_line_error "stat with both" "give either --duration or COMMAND"
