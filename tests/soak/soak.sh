@@ -18,7 +18,6 @@ cfs=/sys/kernel/config trc=/sys/kernel/tracing
 grep -qs " $cfs " /proc/self/mountinfo || mount -t configfs none $cfs
 grep -qs " $trc " /proc/self/mountinfo || mount -t tracefs none $trc
 mods_out nvmet 2>/dev/null
-rss() { awk '$1 == "VmRSS:" { print $2 }' /proc/"$1"/status; }
 fds() { ls /proc/"$1"/fd | wc -l; }
 
 # One container's life: its own mount namespace, its mounts gone with it.
@@ -60,13 +59,7 @@ for d in \$(seq 1 $DAYS); do
 done
 SH
 
-$PDTRACE watch -i 1 --prometheus /tmp/p.prom >/dev/null 2>/tmp/w.err &
-wpid=$!
-$PDTRACE -v trace -f json -o /tmp/t.json 2>/tmp/t.err &
-tpid=$!
-for i in $(seq 1 300); do [ -s /tmp/p.prom ] && grep -q tracing /tmp/t.err && break; sleep 0.2; done
-$PDTRACE check -f json -o /tmp/c.json -- sh /tmp/week.sh 2>/tmp/c.err &
-cpid=$!
+watch_trace_check /tmp/week.sh
 start=$(date +%s)
 echo "day mounts seconds watch_rss trace_rss check_rss watch_fds trace_fds check_fds" >>$out
 for d in $(seq 1 $DAYS); do

@@ -343,3 +343,19 @@ client_summary() {
 	lost=$(sed -n 's/.*"lost_events":\([0-9]*\),.*/\1/p' "$json")
 	echo "client: $client${CLIENT_TAG:-} | $fs | $ops | $books | ${lost:-?} | ${client_secs}s"
 }
+
+# A process's resident memory, KiB.
+rss() { awk '$1 == "VmRSS:" { print $2 }' /proc/"$1"/status; }
+
+# The long runs' tracers (sb-cycles, make soak): watch --prometheus /tmp/p.prom and
+# trace -o /tmp/t.json, then, once watch has written and trace has attached, a check
+# (/tmp/c.json) around SCRIPT. Their pids: wpid, tpid, cpid.
+watch_trace_check() { # script
+	$PDTRACE watch -i 1 --prometheus /tmp/p.prom >/dev/null 2>/tmp/w.err &
+	wpid=$!
+	$PDTRACE -v trace -f json -o /tmp/t.json 2>/tmp/t.err &
+	tpid=$!
+	for i in $(seq 1 300); do [ -s /tmp/p.prom ] && grep -q tracing /tmp/t.err && break; sleep 0.2; done
+	$PDTRACE check -f json -o /tmp/c.json -- sh "$1" 2>/tmp/c.err &
+	cpid=$!
+}

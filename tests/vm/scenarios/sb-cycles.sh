@@ -9,7 +9,6 @@
 # timeout: 420
 . /lib.sh
 mkdir -p /mnt/c
-rss() { awk '$1 == "VmRSS:" { print $2 }' /proc/"$1"/status; }
 # flat NAME BEFORE AFTER CYCLES: a leak of a few bytes per superblock shows as hundreds of
 # KiB over tens of thousands; the heap's own slack stays well below.
 flat() {
@@ -25,13 +24,7 @@ for r in 1 2 3 4 5; do
 	while [ ! -e /tmp/go.$r ]; do sleep 0.1; done
 done
 EOF
-$PDTRACE watch -i 1 --prometheus /tmp/p.prom >/dev/null 2>/tmp/w.err &
-wpid=$!
-$PDTRACE -v trace -f json -o /tmp/t.json 2>/tmp/t.err &
-tpid=$!
-for i in $(seq 1 300); do [ -s /tmp/p.prom ] && grep -q tracing /tmp/t.err && break; sleep 0.2; done
-$PDTRACE check -f json -o /tmp/c.json -- sh /tmp/cycles.sh 2>/tmp/c.err &
-cpid=$!
+watch_trace_check /tmp/cycles.sh
 start=$(date +%s)
 for r in 1 2 3 4 5; do
 	for i in $(seq 1 1200); do [ "$(cat /tmp/round 2>/dev/null)" = $r ] && break; sleep 0.1; done
