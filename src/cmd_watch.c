@@ -61,6 +61,15 @@ struct watch_args {
 	struct pdt_tracker_opts tracker;
 };
 
+/* A superblock's counts as last read from the rules: all a row needs once it is retired. */
+struct wsb_counts {
+	char fs_type[PDT_FSTYPE_LEN];
+	char s_id[PDT_SID_LEN];
+	unsigned long long made, discarded, unpinned, findings, adopted;
+	long long live;
+	bool unmounted;
+};
+
 /* One row's identity across intervals: a seeded mount, a traced superblock, or both. */
 struct wsb {
 	unsigned int dev;
@@ -69,16 +78,27 @@ struct wsb {
 	bool seeded;
 	long rules_idx;		   /* -1: no event seen yet */
 	unsigned long long serial; /* the rules' superblock at rules_idx (its index is reused) */
+	struct wsb_counts last;	   /* valid once rules_idx >= 0 */
 	unsigned long long prev_made, prev_discarded;
 	bool gone, gone_shown;
 };
+
+/*
+ * Superblocks gone within one interval that get a row of their own; the others are only
+ * counted. Mount churn of containers unmounts hundreds a second, and a row for each would
+ * make watch's memory follow the churn instead of what is mounted.
+ */
+#define WATCH_GONE_ROWS 64
 
 struct watch_state {
 	struct watch_args *args;
 	struct pdt_tracker *t;
 	struct wsb *sbs;
 	size_t nsbs, cap;
-	unsigned long long serial_seen; /* rules superblocks up to this serial have a row */
+	struct watch_row *rows; /* one per wsb, reused from interval to interval */
+	size_t rows_cap;
+	unsigned long long serial_seen;	 /* rules superblocks up to this serial have a row */
+	unsigned long long gone_unshown; /* gone without a row of their own (WATCH_GONE_ROWS) */
 	char status[400];
 	bool terminal;
 	struct timespec start;
@@ -237,43 +257,98 @@ static void match_rules(struct watch_state *w)
 	w->serial_seen = seen;
 }
 
-/* The rules' superblock of a row: NULL before its first event, or once retired. */
-static const struct pdt_sb *row_sb(struct watch_state *w, const struct wsb *s)
+/* Copy what the rows show of each traced superblock: the rules may then retire it. */
+static void snapshot(struct watch_state *w)
 {
-	const struct pdt_sb *sb =
-	    s->rules_idx >= 0 ? pdt_rules_sb(pdt_tracker_rules(w->t), s->rules_idx) : NULL;
+	const struct pdt_rules *rules = pdt_tracker_rules(w->t);
+	size_t i;
 
-	return sb && sb->serial == s->serial ? sb : NULL;
+	for (i = 0; i < w->nsbs; i++) {
+		struct wsb *s = &w->sbs[i];
+		const struct pdt_sb *sb =
+		    s->rules_idx >= 0 ? pdt_rules_sb(rules, s->rules_idx) : NULL;
+		struct wsb_counts *c = &s->last;
+
+		if (!sb || sb->serial != s->serial)
+			continue;
+		snprintf(c->fs_type, sizeof(c->fs_type), "%s", sb->fs_type);
+		snprintf(c->s_id, sizeof(c->s_id), "%s", sb->s_id);
+		c->made = sb->made;
+		c->discarded = sb->discarded;
+		c->unpinned = sb->unpinned;
+		c->findings = sb->findings;
+		c->adopted = sb->adopted;
+		c->live = sb->live;
+		c->unmounted = sb->unmounted;
+	}
+}
+
+/* Past WATCH_GONE_ROWS superblocks gone since the last render, the oldest are only counted. */
+static void cap_gone(struct watch_state *w)
+{
+	size_t i, kept = 0, gone = 0, drop;
+
+	for (i = 0; i < w->nsbs; i++)
+		gone += w->sbs[i].rules_idx >= 0 && w->sbs[i].last.unmounted;
+	if (gone <= WATCH_GONE_ROWS)
+		return;
+	drop = gone - WATCH_GONE_ROWS;
+	for (i = 0; i < w->nsbs; i++) {
+		const struct wsb *s = &w->sbs[i];
+
+		if (drop && s->rules_idx >= 0 && s->last.unmounted) {
+			drop--;
+			/* A row filtered out by --fs is not one a user misses. */
+			w->gone_unshown += fs_wanted(w->args, s->last.fs_type);
+			continue;
+		}
+		w->sbs[kept++] = *s;
+	}
+	w->nsbs = kept;
+}
+
+/*
+ * After each poll, not only at a render: what the interval's rows need is copied, and the
+ * superblocks gone clean are folded as trace and check fold them, so that watch holds
+ * what is mounted and no more than a fixed number gone, however fast mounts come and go.
+ */
+static void collect(struct watch_state *w)
+{
+	match_rules(w);
+	snapshot(w);
+	cap_gone(w);
+	pdt_rules_retire(pdt_tracker_rules(w->t), PDT_RULES_KEEP_GONE);
 }
 
 static void fill_row(struct watch_state *w, struct wsb *s, struct watch_row *r, double dt)
 {
-	const struct pdt_sb *sb = row_sb(w, s);
+	const struct wsb_counts *c = s->rules_idx >= 0 ? &s->last : NULL;
 
+	(void)w;
 	memset(r, 0, sizeof(*r));
 	r->dev = s->dev;
-	snprintf(r->fs_type, sizeof(r->fs_type), "%s", sb ? sb->fs_type : s->fs_type);
-	snprintf(r->s_id, sizeof(r->s_id), "%s", sb ? sb->s_id : s->fs_type);
+	snprintf(r->fs_type, sizeof(r->fs_type), "%s", c ? c->fs_type : s->fs_type);
+	snprintf(r->s_id, sizeof(r->s_id), "%s", c ? c->s_id : s->fs_type);
 	r->seeded = s->seeded;
 	r->persistent = s->seed;
-	if (sb) {
+	if (c) {
 		/* Entries from before start-up that were released came out of the seed. */
-		r->persistent += sb->live - (long long)sb->adopted;
-		r->made = sb->made;
-		r->discarded = sb->discarded;
-		r->unpinned = sb->unpinned;
-		r->findings = sb->findings;
-		r->made_rate = (sb->made - s->prev_made) / dt;
-		r->discarded_rate = (sb->discarded - s->prev_discarded) / dt;
-		s->prev_made = sb->made;
-		s->prev_discarded = sb->discarded;
-		if (sb->unmounted)
+		r->persistent += c->live - (long long)c->adopted;
+		r->made = c->made;
+		r->discarded = c->discarded;
+		r->unpinned = c->unpinned;
+		r->findings = c->findings;
+		r->made_rate = (c->made - s->prev_made) / dt;
+		r->discarded_rate = (c->discarded - s->prev_discarded) / dt;
+		s->prev_made = c->made;
+		s->prev_discarded = c->discarded;
+		if (c->unmounted)
 			s->gone = true;
 	}
 	r->nmounts =
 	    s->gone ? 0 : mountinfo_lookup_self(s->dev, r->mountpoint, sizeof(r->mountpoint));
 	/* A seeded superblock unmounted without a traced event just disappears. */
-	if (!r->nmounts && !sb)
+	if (!r->nmounts && !c)
 		s->gone = true;
 	r->gone = s->gone;
 }
@@ -282,14 +357,21 @@ static void fill_row(struct watch_state *w, struct wsb *s, struct watch_row *r, 
  * Build this interval's rows; rows gone last time are dropped now, and forgotten: a
  * watch of weeks keeps rows for what is mounted.
  */
-static size_t build_rows(struct watch_state *w, struct watch_row *rows, double dt)
+static size_t build_rows(struct watch_state *w, double dt)
 {
 	size_t i, n = 0, kept = 0;
 
-	match_rules(w);
+	collect(w);
+	if (w->rows_cap < w->nsbs) {
+		struct watch_row *r = realloc(w->rows, w->nsbs * sizeof(*r));
+
+		if (!r)
+			pdt_die(PDT_EXIT_ERROR, "%s: out of memory", watch_name);
+		w->rows = r;
+		w->rows_cap = w->nsbs;
+	}
 	for (i = 0; i < w->nsbs; i++) {
 		struct wsb *s = &w->sbs[i];
-		const struct pdt_sb *sb;
 
 		if (s->gone_shown)
 			continue;
@@ -297,20 +379,19 @@ static size_t build_rows(struct watch_state *w, struct watch_row *rows, double d
 		s = &w->sbs[kept - 1];
 		if (!fs_wanted(w->args, s->fs_type)) {
 			/* Not shown: dropped once its superblock is gone, as if it had been. */
-			sb = row_sb(w, s);
-			if (s->rules_idx >= 0 && (!sb || sb->unmounted))
+			if (s->rules_idx >= 0 && s->last.unmounted)
 				s->gone_shown = true;
 			continue;
 		}
-		fill_row(w, s, &rows[n], dt);
-		if (!fs_wanted(w->args, rows[n].fs_type))
+		fill_row(w, s, &w->rows[n], dt);
+		if (!fs_wanted(w->args, w->rows[n].fs_type))
 			continue;
 		if (s->gone)
 			s->gone_shown = true;
 		n++;
 	}
 	w->nsbs = kept;
-	watch_sort_rows(rows, n, w->args->sort);
+	watch_sort_rows(w->rows, n, w->args->sort);
 	return n;
 }
 
@@ -349,17 +430,16 @@ static void terminal_size(int *w, int *h)
 
 static void render(struct watch_state *w, double dt)
 {
-	struct watch_row *rows =
-	    calloc(w->nsbs + pdt_rules_nsbs(pdt_tracker_rules(w->t)) + 1, sizeof(*rows));
 	struct watch_header h = {
-		pdt_tracker_release(w->t), pdt_since(&w->start), 0, { 0 }, NULL, 0
+		pdt_tracker_release(w->t), pdt_since(&w->start), 0, { 0 }, NULL, 0, 0
 	};
+	struct watch_row *rows;
 	size_t n;
 	int k, cols, lines;
 
-	if (!rows)
-		pdt_die(PDT_EXIT_ERROR, "%s: out of memory", watch_name);
-	n = build_rows(w, rows, dt);
+	n = build_rows(w, dt);
+	rows = w->rows;
+	h.unlisted = w->gone_unshown;
 	pdt_tracker_losses(w->t, &h.lost, &h.map_full);
 	for (k = 0; k < PDT_KIND_MAX; k++)
 		h.findings[k] = pdt_rules_count(pdt_tracker_rules(w->t), k);
@@ -374,9 +454,6 @@ static void render(struct watch_state *w, double dt)
 	}
 	if (w->args->prometheus)
 		write_prometheus(w->args->prometheus, &h, rows, n);
-	free(rows);
-	/* What went is shown gone now: the books keep a count of it, no more. */
-	pdt_rules_retire(pdt_tracker_rules(w->t), 0);
 }
 
 /* Findings are never dropped: a status line on the screen, a line of their own elsewhere. */
@@ -458,8 +535,10 @@ static bool tick(void *ctx)
 		clock_gettime(CLOCK_MONOTONIC, &w->last);
 		return false;
 	}
-	if (dt < w->args->interval)
+	if (dt < w->args->interval) {
+		collect(w);
 		return false;
+	}
 	render(w, dt);
 	clock_gettime(CLOCK_MONOTONIC, &w->last);
 	return w->args->count && ++w->done >= w->args->count;
@@ -512,5 +591,6 @@ int cmd_watch(int argc, char **argv)
 	status = pdt_report_status(&rep, pdt_fail_on_all);
 	pdt_tracker_close(w.t);
 	free(w.sbs);
+	free(w.rows);
 	return status;
 }

@@ -116,6 +116,8 @@ void watch_render_screen(FILE *fp, const struct watch_header *h, const struct wa
 	}
 	if (i < n)
 		fprintf(fp, "... %zu more\033[K\r\n", n - i);
+	if (h->unlisted && used < height)
+		fprintf(fp, "(%llu unmounted too fast to list)\033[K\r\n", h->unlisted);
 	fputs("\033[J", fp); /* rows that went away */
 	fflush(fp);
 }
@@ -133,6 +135,9 @@ void watch_render_lines(FILE *fp, time_t now, const struct watch_header *h,
 	if (h->lost || h->map_full)
 		fprintf(fp, "%s incomplete lost_events=%llu map_full=%llu\n", ts, h->lost,
 			h->map_full);
+	/* Counted from the first one on: a reader of the lines knows rows were left out. */
+	if (h->unlisted)
+		fprintf(fp, "%s unlisted unmounted=%llu\n", ts, h->unlisted);
 	for (i = 0; i < n; i++) {
 		const struct watch_row *r = &rows[i];
 
@@ -163,6 +168,7 @@ void watch_render_json(FILE *fp, time_t now, const struct watch_header *h,
 	pdt_json_double(&j, "%.1f", h->elapsed);
 	pdt_json_kv_uint(&j, "lost_events", h->lost);
 	pdt_json_kv_uint(&j, "map_full", h->map_full);
+	pdt_json_kv_uint(&j, "unlisted_unmounted", h->unlisted);
 	pdt_json_name(&j, "findings");
 	pdt_json_obj_open(&j);
 	for (k = 0; k < PDT_KIND_MAX; k++)

@@ -28,6 +28,7 @@ struct watch_header {
 	unsigned long long findings[PDT_KIND_MAX]; /* by enum pdt_kind */
 	const char *status;			   /* last finding, one line; may be NULL */
 	unsigned long long map_full;		   /* insertions refused by full maps */
+	unsigned long long unlisted; /* unmounted superblocks never given a row of their own */
 };
 
 enum watch_sort {

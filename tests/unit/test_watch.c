@@ -50,8 +50,9 @@ static char *capture(void (*fn)(FILE *))
 	return buf;
 }
 
-static const struct watch_header hdr = { "7.2.13", 12.0, 0, { 1, 0, 0 }, "finding: leak: x", 0 };
-static const struct watch_header hdr_full = { "7.2.13", 12.0, 3, { 0, 0, 0 }, NULL, 7 };
+static const struct watch_header hdr = { "7.2.13", 12.0, 0, { 1, 0, 0 }, "finding: leak: x", 0, 0 };
+static const struct watch_header hdr_full = { "7.2.13", 12.0, 3, { 0, 0, 0 }, NULL, 7, 0 };
+static const struct watch_header hdr_unlisted = { "7.2.13", 12.0, 0, { 0, 0, 0 }, NULL, 0, 130 };
 
 static void screen_80x24(FILE *fp)
 {
@@ -172,6 +173,45 @@ static void test_lines(void **state)
 	free(s);
 }
 
+static void lines_unlisted(FILE *fp)
+{
+	watch_render_lines(fp, 0, &hdr_unlisted, rows, 1);
+}
+
+static void json_unlisted(FILE *fp)
+{
+	watch_render_json(fp, 0, &hdr_unlisted, rows, 1);
+}
+
+static void screen_unlisted(FILE *fp)
+{
+	watch_render_screen(fp, &hdr_unlisted, rows, 3, 80, 24);
+}
+
+/* Superblocks gone too fast to get a row are counted in every output but Prometheus's. */
+static void test_unlisted(void **state)
+{
+	char *s;
+
+	(void)state;
+	setup_rows();
+	s = capture(lines_unlisted);
+	assert_true(!strncmp(s, "1970-01-01T00:00:00Z unlisted unmounted=130\n", 44));
+	free(s);
+	s = capture(lines);
+	assert_null(strstr(s, "unlisted"));
+	free(s);
+	s = capture(json_unlisted);
+	assert_non_null(strstr(s, "\"map_full\":0,\"unlisted_unmounted\":130,\"findings\""));
+	free(s);
+	s = capture(screen_unlisted);
+	assert_non_null(strstr(s, "(130 unmounted too fast to list)"));
+	free(s);
+	s = capture(screen_80x24);
+	assert_null(strstr(s, "too fast"));
+	free(s);
+}
+
 static void prom(FILE *fp)
 {
 	watch_render_prometheus(fp, &hdr, rows, 3);
@@ -237,7 +277,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_screen),	   cmocka_unit_test(test_lines),
 		cmocka_unit_test(test_prometheus), cmocka_unit_test(test_losses),
-		cmocka_unit_test(test_seed_walk),
+		cmocka_unit_test(test_seed_walk),  cmocka_unit_test(test_unlisted),
 	};
 
 	return cmocka_run_group_tests_name("watch", tests, NULL, NULL);
