@@ -33,9 +33,13 @@ mkdir -p "$out"
 out=$(readlink -f "$out")
 
 # The module's directory of the source, patched (the patch's paths are the tree's).
-work=/tmp/pdt-patched-$mod
-rm -rf "${root:?}$work" "$out/src"
-mkdir -p "$root$work" "$out/src"
+# The module's directory sits at its path in the tree under tree: a trace header of the
+# packaged headers that includes the module's own (include/trace/events/dlm.h has
+# "../../../fs/dlm/dlm_internal.h") finds it through -I tree/include/trace/events.
+tree=/tmp/pdt-patched-$mod
+work=$tree/$dir
+rm -rf "${root:?}$tree" "$out/src"
+mkdir -p "$root$work" "$root$tree/include/trace/events" "$out/src"
 tar -xJf "$root/usr/src/linux-source-7.2.tar.xz" -C "$out/src" --strip-components=1 \
 	--wildcards "*/$dir/*" || die "no $dir in linux-source-7.2"
 (cd "$out/src" && patch -p1 --quiet <"$patch") || die "the patch does not apply to $dir"
@@ -46,7 +50,8 @@ cp "$out/src/$dir"/* "$root$work/"
 mount -t proc proc "$root/proc" || die "cannot mount /proc in $root"
 rc=0
 env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LC_ALL=C.UTF-8 \
-	chroot "$root" make -C "/usr/src/linux-headers-$kver" M="$work" modules >"$out/build.log" 2>&1 || rc=$?
+	chroot "$root" make -C "/usr/src/linux-headers-$kver" M="$work" \
+	KCFLAGS="-I$tree/include/trace/events" modules >"$out/build.log" 2>&1 || rc=$?
 umount "$root/proc" || echo "patched-module: warning: could not unmount $root/proc" >&2
 [ $rc -eq 0 ] || die "the build failed (see $out/build.log)"
 strip --strip-debug -o "$out/$mod.ko" "$root$work/$mod.ko"
