@@ -270,7 +270,8 @@ vmtest-arm64: arm64
 
 # The fast suite, host only (no VM): unit tests, CLI tests, formatting, the fuzzer on
 # its corpus and 10 s of fuzzing. Under two minutes; make test runs all of it too.
-check hosttest: all unittest check-format
+check hosttest: DEPS = build tests
+check hosttest: deps all unittest check-format
 	$(Q)$(MAKE) -s $(FUZZERS)
 	$(Q)FUZZ_TIME=$${FUZZ_TIME:-10} tests/run-all.sh --host
 
@@ -310,6 +311,7 @@ minimize: deps all guest-tools
 vmtest: deps all guest-tools
 	$(Q)tests/vm/run.sh
 
+demo: DEPS = build vm
 demo: deps all guest-tools
 	$(Q)tests/vm/run.sh --demo
 
@@ -343,8 +345,9 @@ bench: deps all floor stream-floor stack-floor $(OUTPUT)/bench/pdtbench
 		--bin stream=$(OUTPUT)/stream-floor/pdtrace \
 		--bin stacks=$(OUTPUT)/stack-floor/pdtrace $(BENCH_ARGS)
 
+# DEPS: the groups of packages a target needs (scripts/install-deps.sh); all by default.
 deps:
-	$(Q)scripts/install-deps.sh
+	$(Q)scripts/install-deps.sh $(DEPS)
 
 # pdt_faultfs.ko for Debian's packaged kernel, built in a cached sid chroot.
 kmod: deps

@@ -34,13 +34,19 @@ arch=${DEB_ARCH:-amd64}
 # The Debian source packages whose code the static binary holds (policy 7.8). arm64's
 # glibc comes with the cross compiler (libc6-dev-arm64-cross, built from
 # cross-toolchain-base), its other libraries through multiarch.
+# libbpf is built from sid's source package (scripts/fetch-libbpf.sh), not installed: its
+# version is that source's.
 case "$arch" in
-amd64) libs=(libc6-dev libbpf-dev libelf-dev zlib1g-dev libzstd-dev) ;;
-arm64) libs=(libc6-dev-arm64-cross libbpf-dev:arm64 libelf-dev:arm64 zlib1g-dev:arm64 libzstd-dev:arm64) ;;
+amd64) libs=(libc6-dev libelf-dev zlib1g-dev libzstd-dev) ;;
+arm64) libs=(libc6-dev-arm64-cross libelf-dev:arm64 zlib1g-dev:arm64 libzstd-dev:arm64) ;;
 *) die "DEB_ARCH=$arch: amd64 or arm64" ;;
 esac
 built_using=$(dpkg-query -W -f='${source:Package} (= ${source:Version}), ' "${libs[@]}") ||
 	die "dpkg-query: build dependencies missing"
+libbpf_src=$("$(dirname "$0")/fetch-libbpf.sh") || die "cannot find libbpf's source"
+libbpf_version=$(dpkg-parsechangelog -l "$libbpf_src/debian/changelog" -S Version 2>/dev/null) ||
+	die "$libbpf_src: no debian/changelog, so no version of libbpf for Built-Using"
+built_using="$built_using libbpf (= $libbpf_version),"
 built_using=$(echo "$built_using" | tr -s ' ' | sed 's/, *$//' | tr ',' '\n' | sed 's/^ //' | sort -u |
 	paste -sd, | sed 's/,/, /g')
 
