@@ -3,6 +3,7 @@
 #   make test       host unit tests + scenarios on the real kernel in a VM
 #   make check      the fast host-only suite (unit, CLI, format, fuzz corpus), no VM
 #   make vmtest     the VM scenarios only
+#   make servicetest  the packaged systemd unit started and stopped in a VM booted with systemd
 #   make clienttest third-party clients (stress-ng, nvmetcli, targetcli, ...) under check in a VM
 #   make hunt       every module of Debian's kernel that touches a tree-in-dcache fs, under trace in a VM
 #   make demo       the main job on the embedded default kernel, in a VM
@@ -42,7 +43,7 @@ $(error ARCH=$(ARCH): pdtrace builds for x86 and arm64)
 endif
 # What runs on the build machine (unit tests, fuzzers, the x86 VM suites) is x86's:
 # make test builds arm64 too, and make vmtest-arm64 boots it.
-HOST_ONLY_GOALS := arm64 vmtest-arm64 hunt test check hosttest unittest stress clienttest vmtest demo bench floor stream-floor \
+HOST_ONLY_GOALS := arm64 vmtest-arm64 hunt test check hosttest unittest stress clienttest vmtest servicetest demo bench floor stream-floor \
 	kmod kernel kerneltest fuzz-smoke
 ifeq ($(ARCH),arm64)
 ifneq ($(filter $(HOST_ONLY_GOALS),$(MAKECMDGOALS)),)
@@ -125,7 +126,7 @@ Q := @
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
-.PHONY: all clean test check unittest hosttest vmtest stress clienttest hunt demo soak bench floor stream-floor stack-floor deps install deb vmlinux-h format \
+.PHONY: all clean test check unittest hosttest vmtest servicetest stress clienttest hunt demo soak bench floor stream-floor stack-floor deps install deb vmlinux-h format \
 	kernel kerneltest \
 	check-format guest-tools kmod fuzz-smoke
 .DELETE_ON_ERROR:
@@ -310,6 +311,11 @@ minimize: deps all guest-tools
 
 vmtest: deps all guest-tools
 	$(Q)tests/vm/run.sh
+
+# pdtrace-watch.service under systemd as PID 1, in a VM on a cached Debian sid root with
+# prometheus-node-exporter (tests/vm/service.sh; part of make test).
+servicetest: deps all
+	$(Q)tests/vm/service.sh
 
 demo: DEPS = build vm
 demo: deps all guest-tools

@@ -14,7 +14,8 @@
 #   package: lintian (checks make deb's package)
 #   VM:      qemu-system-x86 busybox-static cpio xz-utils zstd kmod debian-archive-keyring
 #            mmdebstrap (the sid chroot that builds the test module, tests/kmod/build.sh),
-#            tmux (drives watch on a terminal)
+#            tmux (drives watch on a terminal), e2fsprogs (mkfs.ext4 -d: the disk of the
+#            service test's systemd root, tests/vm/service.sh)
 #   arm64:   gcc-aarch64-linux-gnu libc6-dev-arm64-cross, and libelf-dev
 #            zlib1g-dev libzstd-dev for arm64 through multiarch (dpkg --add-architecture
 #            arm64 when it is not there yet): make ARCH=arm64; qemu-system-arm (the arm64
@@ -25,7 +26,7 @@ build=(clang libelf-dev zlib1g-dev libzstd-dev make gcc libc6-dev dpkg-dev)
 tests=(libcmocka-dev clang-format valgrind python3 python3-prometheus-client
 	libxml2-utils mandoc man-db bash-completion)
 package=(lintian)
-vm=(qemu-system-x86 busybox-static cpio xz-utils zstd kmod debian-archive-keyring mmdebstrap tmux)
+vm=(qemu-system-x86 busybox-static cpio xz-utils zstd kmod debian-archive-keyring mmdebstrap tmux e2fsprogs)
 arm64=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross libelf-dev:arm64 zlib1g-dev:arm64
 	libzstd-dev:arm64 qemu-system-arm qemu-user-static)
 
