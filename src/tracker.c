@@ -52,6 +52,7 @@ static void on_new_sb(const struct pdt_sb *sb, void *ctx)
 	size_t len;
 	char *text = mountinfo_read_self(&len);
 
+	pdt_hooks_note_fs(t->fs_seen, sb->fs_type);
 	/* The very text and lookup `report` repeats on a recording's snapshot. */
 	if (!mountinfo_index_build(&ix, text ? text : "", len)) {
 		pdt_mounts_set(&t->mounts, &t->nmounts, &t->cap_mounts,
@@ -728,6 +729,11 @@ const char *const *pdt_tracker_missing(const struct pdt_tracker *t, size_t *n)
 {
 	*n = t->nmissing;
 	return (const char *const *)t->missing;
+}
+
+const bool *pdt_tracker_fs_seen(const struct pdt_tracker *t)
+{
+	return t->fs_seen;
 }
 
 const struct pdt_mount *pdt_tracker_mounts(const struct pdt_tracker *t, size_t *n)

@@ -43,6 +43,8 @@ const char *pdt_tracker_release(const struct pdt_tracker *t);
 const char *const *pdt_tracker_missing(const struct pdt_tracker *t, size_t *n);
 /* The mount of each superblock of the books, in their order. */
 const struct pdt_mount *pdt_tracker_mounts(const struct pdt_tracker *t, size_t *n);
+/* pdt_report.fs_seen: the hooks of one filesystem whose superblocks came. */
+const bool *pdt_tracker_fs_seen(const struct pdt_tracker *t);
 /* kallsyms as read at stop (NULL before). */
 struct ksyms *pdt_tracker_ksyms(const struct pdt_tracker *t);
 
