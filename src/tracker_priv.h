@@ -19,6 +19,8 @@ struct pdt_tracker {
 	char *missing[32]; /* "func(): what is lost" */
 	size_t nmissing;
 	char release[65];
+	char machine[65];	     /* uname -m */
+	unsigned long long start_ns; /* CLOCK_REALTIME when it was opened */
 	bool fs_seen[PDT_MAX_HOOKS]; /* pdt_report.fs_seen */
 	struct ksyms *ksyms;	     /* read at stop, while our trampolines are still in kallsyms */
 	struct bpf_link *walk_link;  /* the self-check's iterator, made at its first use */

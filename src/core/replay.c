@@ -84,6 +84,8 @@ void pdt_replay_fill_report(struct pdt_replay *rp, struct pdt_report *rep, const
 	memset(rep, 0, sizeof(*rep));
 	rep->version = PDT_VERSION;
 	rep->kernel = rec->meta.release;
+	rep->machine = rec->meta.machine;
+	rep->start_ns = rec->meta.start_ns;
 	rep->fs_seen = rp->fs_seen;
 	rep->lost_events = rec->end.lost_events;
 	rep->map_full = rec->end.map_full;

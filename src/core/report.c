@@ -19,6 +19,8 @@ int pdt_parse_format(const char *s, enum pdt_format *fmt)
 		*fmt = PDT_FMT_JUNIT;
 	else if (!strcmp(s, "ktap"))
 		*fmt = PDT_FMT_KTAP;
+	else if (!strcmp(s, "kcidb"))
+		*fmt = PDT_FMT_KCIDB;
 	else
 		return -1;
 	return 0;
@@ -675,7 +677,7 @@ static void json_superblock(struct pdt_json *j, const struct pdt_report *r, size
 	pdt_json_kv_uint(j, "check_entries", sb->check_entries);
 	pdt_json_kv_uint(j, "check_differences", sb->check_diffs);
 	pdt_json_kv_str(j, "check_first", sb->check_diffs ? sb->check_first : NULL);
-	/* The test's name in the JUnit and KTAP reports: the same on every boot. */
+	/* The test's name in the JUnit, KTAP and KCIDB reports: the same on every boot. */
 	pdt_report_sb_name(r, i, name, sizeof(name));
 	pdt_json_kv_str(j, "name", name);
 	pdt_json_obj_close(j);
@@ -799,6 +801,9 @@ void pdt_report_write(FILE *fp, enum pdt_format fmt, const struct pdt_report *r)
 		break;
 	case PDT_FMT_KTAP:
 		pdt_ktap_report(fp, r);
+		break;
+	case PDT_FMT_KCIDB:
+		pdt_kcidb_report(fp, r);
 		break;
 	}
 }

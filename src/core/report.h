@@ -11,7 +11,7 @@
 #include "mountinfo.h"
 #include "rules.h"
 
-enum pdt_format { PDT_FMT_TEXT, PDT_FMT_JSON, PDT_FMT_JUNIT, PDT_FMT_KTAP };
+enum pdt_format { PDT_FMT_TEXT, PDT_FMT_JSON, PDT_FMT_JUNIT, PDT_FMT_KTAP, PDT_FMT_KCIDB };
 
 struct pdt_mount {
 	char path[256]; /* first mountpoint, "" if not mounted */
@@ -30,6 +30,8 @@ struct pdt_recording {
 struct pdt_report {
 	const char *version;
 	const char *kernel;	     /* uname -r */
+	const char *machine;	     /* uname -m; NULL: not known */
+	unsigned long long start_ns; /* wall clock at the start, ns since the epoch; 0: not known */
 	bool complete;
 	unsigned long long lost_events;
 	unsigned long long map_full;	 /* insertions refused by full maps */

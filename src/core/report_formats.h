@@ -11,6 +11,14 @@
 
 void pdt_junit_report(FILE *fp, const struct pdt_report *r);
 void pdt_ktap_report(FILE *fp, const struct pdt_report *r);
+void pdt_kcidb_report(FILE *fp, const struct pdt_report *r);
+/*
+ * A superblock's KCIDB test path, the same on every boot:
+ * "pdtrace.FSTYPE.superblock.PLACE[-N]", PLACE its mountpoint without the leading '/'
+ * (or its s_id), each character outside [a-zA-Z0-9_-] as '_', N from
+ * pdt_report_sb_dup().
+ */
+void pdt_kcidb_sb_path(const struct pdt_report *r, size_t sb_index, char *buf, size_t n);
 
 /* The one escaping function of each format: XML text and attribute values; a KTAP test
  * name (terminal-safe, '#' as \x23); text lines (already escaped) as "# " diagnostics. */

@@ -136,6 +136,8 @@ static char *render(enum pdt_format fmt, bool addrs, bool complete)
 	FILE *fp = open_memstream(&buf, &len);
 
 	snprintf(m.path, sizeof(m.path), "%s", fixture_mount);
+	rep.start_ns = 1765150062123456789ULL;
+	rep.machine = "x86_64";
 	pdt_report_write(fp, fmt, &rep);
 	fclose(fp);
 	ksyms_free(k);
@@ -451,6 +453,12 @@ static void test_sb_names(void **state)
 	assert_string_equal(name, "tmpfs /mnt/t (2)");
 	pdt_report_sb_name(&rep, 2, name, sizeof(name));
 	assert_string_equal(name, "configfs con fig#");
+	pdt_kcidb_sb_path(&rep, 1, name, sizeof(name));
+	assert_string_equal(name, "pdtrace.tmpfs.superblock.mnt_t-2");
+	pdt_kcidb_sb_path(&rep, 2, name, sizeof(name));
+	assert_string_equal(name, "pdtrace.configfs.superblock.con_fig_");
+	pdt_kcidb_sb_path(&rep, 3, name, sizeof(name));
+	assert_string_equal(name, "pdtrace.ramfs.superblock._");
 	pdt_rules_free(r);
 }
 
@@ -541,6 +549,42 @@ static void test_kernel_and_coverage(void **state)
 	pdt_rules_free(r);
 }
 
+/* KCIDB: the kernel, a test per superblock and per finding at stable paths. */
+static void test_kcidb_report(void **state)
+{
+	char *s = render(PDT_FMT_KCIDB, false, true), *again;
+	const char *run;
+
+	(void)state;
+	assert_non_null(strstr(s, "{\"version\":{\"major\":5,\"minor\":3},\"checkouts\":[{\"id\":"
+				  "\"pdtrace:"));
+	run = strstr(s, "\"id\":\"pdtrace:") + 6;
+	assert_non_null(strstr(s, "\"architecture\":\"x86_64\""));
+	assert_non_null(strstr(s, "\"environment\":{\"comment\":\"Linux 7.2.13 x86_64\",\"misc\":"
+				  "{\"kernel_release\":\"7.2.13\""));
+	assert_non_null(strstr(s, "\"start_time\":\"2025-12-07T23:27:42.123Z\""));
+	assert_non_null(strstr(s, "\"path\":\"pdtrace.complete_data\",\"status\":\"PASS\""));
+	assert_non_null(
+	    strstr(s, "\"path\":\"pdtrace.tmpfs.superblock.mnt_t\",\"status\":\"FAIL\""));
+	assert_non_null(
+	    strstr(s, "\"path\":\"pdtrace.tmpfs.leak.pinned-after-umount\",\"status\":\"FAIL\""));
+	assert_non_null(
+	    strstr(s, "\"path\":\"pdtrace.tmpfs.imbalance.sb-balance\",\"status\":\"FAIL\""));
+	assert_non_null(strstr(s, "\"comment\":\"tmpfs /mnt/t\""));
+	assert_non_null(strstr(s, "\"signature\":\"c844870819613c42\""));
+	assert_null(strstr(s, "null"));
+	assert_null(strstr(s, "ffff"));
+	/* The same data, the same ids: a recording reported twice is one run. */
+	again = render(PDT_FMT_KCIDB, false, true);
+	assert_string_equal(s, again);
+	assert_int_equal(strncmp(run, "pdtrace:", 8), 0);
+	free(again);
+	free(s);
+	s = render(PDT_FMT_KCIDB, false, false);
+	assert_non_null(strstr(s, "\"path\":\"pdtrace.complete_data\",\"status\":\"ERROR\""));
+	free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -557,6 +601,7 @@ int main(void)
 		cmocka_unit_test(test_sb_names),
 		cmocka_unit_test(test_summary_gate),
 		cmocka_unit_test(test_kernel_and_coverage),
+		cmocka_unit_test(test_kcidb_report),
 	};
 
 	return cmocka_run_group_tests_name("report", tests, NULL, NULL);
