@@ -9,6 +9,7 @@
 #   tests:   libcmocka-dev (unit test runner), clang-format, valgrind, python3 and
 #            python3-prometheus-client (the exposition-format parser that reads watch's metrics),
 #            libxml2-utils (xmllint: JUnit reports against tests/host/junit.xsd),
+#            python3-jsonschema (KCIDB reports against tests/host/kcidb.schema.json),
 #            mandoc (mandoc -T lint on the man pages), man-db (man --warnings: groff's view
 #            of them, and man -w), bash-completion (drives the completion)
 #   package: lintian (checks make deb's package)
@@ -24,7 +25,7 @@ set -euo pipefail
 
 build=(clang libelf-dev zlib1g-dev libzstd-dev make gcc libc6-dev dpkg-dev)
 tests=(libcmocka-dev clang-format valgrind python3 python3-prometheus-client
-	libxml2-utils mandoc man-db bash-completion)
+	libxml2-utils python3-jsonschema mandoc man-db bash-completion)
 package=(lintian)
 vm=(qemu-system-x86 busybox-static cpio xz-utils zstd kmod debian-archive-keyring mmdebstrap tmux e2fsprogs)
 arm64=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross libelf-dev:arm64 zlib1g-dev:arm64

@@ -28,7 +28,8 @@ static const char report_name[] = "report";
 enum { OPT_SHOW_ADDRESSES = 0x200, OPT_FAIL_ON };
 
 static const struct argp_option report_options[] = {
-	{ "format", 'f', "FORMAT", 0, "Report format: text (default), json, junit or ktap", 0 },
+	{ "format", 'f', "FORMAT", 0, "Report format: text (default), json, junit, ktap or kcidb",
+	  0 },
 	{ "output", 'o', "FILE", 0, "Write the report to FILE instead of stdout", 0 },
 	{ "fail-on", OPT_FAIL_ON, "KINDS", 0,
 	  "Exit 1 on findings of these kinds: leak,imbalance,illegal-removal (default: all)", 0 },
@@ -54,7 +55,8 @@ static error_t parse_report(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case 'f':
 		if (pdt_parse_format(arg, &a->format))
-			pdt_die(PDT_EXIT_ERROR, "%s: unknown format '%s' (text, json, junit, ktap)",
+			pdt_die(PDT_EXIT_ERROR,
+				"%s: unknown format '%s' (text, json, junit, ktap, kcidb)",
 				report_name, arg);
 		return 0;
 	case 'o':
@@ -276,6 +278,9 @@ static int merged_report(struct report_args *a)
 
 	if (a->gate.gen_suppressions)
 		pdt_die(PDT_EXIT_ERROR, "%s: --gen-suppressions takes one recording", report_name);
+	/* KCIDB tests belong to one build: one kernel, one run. */
+	if (a->format == PDT_FMT_KCIDB)
+		pdt_die(PDT_EXIT_ERROR, "%s: -f kcidb takes one recording", report_name);
 	m = pdt_merge_new(a->gate.supp, a->gate.base);
 	if (!m)
 		pdt_die(PDT_EXIT_ERROR, "%s: out of memory", report_name);

@@ -66,7 +66,7 @@ static error_t parse_trace(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case 'f':
 		if (pdt_parse_format(arg, &a->format) || a->format == PDT_FMT_JUNIT ||
-		    a->format == PDT_FMT_KTAP)
+		    a->format == PDT_FMT_KTAP || a->format == PDT_FMT_KCIDB)
 			pdt_die(PDT_EXIT_ERROR, "%s: unknown format '%s' (text, json)", trace_name,
 				arg);
 		return 0;

@@ -72,6 +72,9 @@ void pdt_fill_report(struct pdt_report *rep, struct pdt_tracker *t, bool show_ad
 	rep->dput_skipped = pdt_tracker_dput_skipped(t);
 	rep->version = PDT_VERSION;
 	rep->kernel = pdt_tracker_release(t);
+	rep->machine = pdt_tracker_machine(t);
+	rep->start_ns = pdt_tracker_start_ns(t);
+	rep->fs_seen = pdt_tracker_fs_seen(t);
 	rep->rules = pdt_tracker_rules(t);
 	rep->malformed = pdt_rules_malformed(rep->rules);
 	rep->complete = pdt_report_complete(rep, false);

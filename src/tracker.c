@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/utsname.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
@@ -52,6 +53,7 @@ static void on_new_sb(const struct pdt_sb *sb, void *ctx)
 	size_t len;
 	char *text = mountinfo_read_self(&len);
 
+	pdt_hooks_note_fs(t->fs_seen, sb->fs_type);
 	/* The very text and lookup `report` repeats on a recording's snapshot. */
 	if (!mountinfo_index_build(&ix, text ? text : "", len)) {
 		pdt_mounts_set(&t->mounts, &t->nmounts, &t->cap_mounts,
@@ -448,12 +450,18 @@ int pdt_tracker_open(struct pdt_tracker *t, const struct pdt_tracker_opts *o, ch
 {
 	unsigned int pages = o->ringbuf_pages ? o->ringbuf_pages : PDT_DEFAULT_RINGBUF_PAGES;
 	struct pdt_facts f;
+	struct utsname u;
+	struct timespec now;
 	int rc;
 
 	memset(t, 0, sizeof(*t));
 	if (pdt_check_kernel(&f, err, errlen))
 		return -1;
 	memcpy(t->release, f.release, sizeof(t->release));
+	if (!uname(&u))
+		snprintf(t->machine, sizeof(t->machine), "%s", u.machine);
+	if (!clock_gettime(CLOCK_REALTIME, &now))
+		t->start_ns = (unsigned long long)now.tv_sec * 1000000000ULL + now.tv_nsec;
 	t->no_self_check = o->no_self_check;
 	t->on_raw = o->on_raw;
 	t->on_new_sb = o->on_new_sb;
@@ -728,6 +736,21 @@ const char *const *pdt_tracker_missing(const struct pdt_tracker *t, size_t *n)
 {
 	*n = t->nmissing;
 	return (const char *const *)t->missing;
+}
+
+const bool *pdt_tracker_fs_seen(const struct pdt_tracker *t)
+{
+	return t->fs_seen;
+}
+
+const char *pdt_tracker_machine(const struct pdt_tracker *t)
+{
+	return t->machine;
+}
+
+unsigned long long pdt_tracker_start_ns(const struct pdt_tracker *t)
+{
+	return t->start_ns;
 }
 
 const struct pdt_mount *pdt_tracker_mounts(const struct pdt_tracker *t, size_t *n)

@@ -43,6 +43,11 @@ const char *pdt_tracker_release(const struct pdt_tracker *t);
 const char *const *pdt_tracker_missing(const struct pdt_tracker *t, size_t *n);
 /* The mount of each superblock of the books, in their order. */
 const struct pdt_mount *pdt_tracker_mounts(const struct pdt_tracker *t, size_t *n);
+/* pdt_report.fs_seen: the hooks of one filesystem whose superblocks came. */
+const bool *pdt_tracker_fs_seen(const struct pdt_tracker *t);
+/* uname -m, and the wall clock (ns since the epoch) when it was opened. */
+const char *pdt_tracker_machine(const struct pdt_tracker *t);
+unsigned long long pdt_tracker_start_ns(const struct pdt_tracker *t);
 /* kallsyms as read at stop (NULL before). */
 struct ksyms *pdt_tracker_ksyms(const struct pdt_tracker *t);
 

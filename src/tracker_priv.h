@@ -19,10 +19,13 @@ struct pdt_tracker {
 	char *missing[32]; /* "func(): what is lost" */
 	size_t nmissing;
 	char release[65];
-	struct ksyms *ksyms;	    /* read at stop, while our trampolines are still in kallsyms */
-	struct bpf_link *walk_link; /* the self-check's iterator, made at its first use */
-	struct pdt_facts facts;	    /* what this kernel has: the hooks attached */
-	bool use_lsm;		    /* origin marks by BPF LSM programs, not the dispatcher */
+	char machine[65];	     /* uname -m */
+	unsigned long long start_ns; /* CLOCK_REALTIME when it was opened */
+	bool fs_seen[PDT_MAX_HOOKS]; /* pdt_report.fs_seen */
+	struct ksyms *ksyms;	     /* read at stop, while our trampolines are still in kallsyms */
+	struct bpf_link *walk_link;  /* the self-check's iterator, made at its first use */
+	struct pdt_facts facts;	     /* what this kernel has: the hooks attached */
+	bool use_lsm;		     /* origin marks by BPF LSM programs, not the dispatcher */
 	__u64
 	    hook_addr[PDT_MAX_HOOKS]; /* pdt_hooks[i]'s address, looked up in the kernel (0: not) */
 	unsigned int links, by_addr;  /* the dispatchers' links; those attached by address */

@@ -146,6 +146,7 @@ const struct pdt_hook pdt_hooks[] = {
 	  .event = PDT_EV_REMOVAL },
 	{ .func = "configfs_rmdir",
 	  .module = "configfs",
+	  .fs_type = "configfs",
 	  .lost = "illegal-removal of configfs directories",
 	  .id = PDT_HK_REMOVAL_ARG2,
 	  .bracket = true,
@@ -195,4 +196,13 @@ const struct pdt_hook *pdt_hook_find(const char *func)
 		if (!strcmp(pdt_hooks[i].func, func))
 			return &pdt_hooks[i];
 	return NULL;
+}
+
+void pdt_hooks_note_fs(bool *seen, const char *fs_type)
+{
+	size_t i;
+
+	for (i = 0; i < pdt_nhooks; i++)
+		if (pdt_hooks[i].fs_type && !strcmp(pdt_hooks[i].fs_type, fs_type))
+			seen[i] = true;
 }

@@ -7,9 +7,14 @@
 #include <stddef.h>
 
 struct pdt_hook {
-	const char *func;     /* kernel function, or tracepoint when tracepoint is set */
-	bool tracepoint;      /* a BTF tracepoint (SEC("tp_btf/func")), not a function */
-	const char *module;   /* NULL: vmlinux; else the module whose BTF holds it */
+	const char *func;   /* kernel function, or tracepoint when tracepoint is set */
+	bool tracepoint;    /* a BTF tracepoint (SEC("tp_btf/func")), not a function */
+	const char *module; /* NULL: vmlinux; else the module whose BTF holds it */
+	/*
+	 * The one filesystem whose entries it sees (NULL: all): without it a run loses
+	 * something only if a superblock of that type came (pdt_hooks_note_fs()).
+	 */
+	const char *fs_type;
 	bool required;	      /* tracing is impossible without it */
 	const char *lost;     /* what the report lacks without it */
 	const char *rules[3]; /* rules switched off without it (they would misfire) */
@@ -44,6 +49,8 @@ extern const size_t pdt_nhooks;
 const struct pdt_hook *pdt_hook_find(const char *func);
 /* The hook whose BPF LSM twin is lsm ("inode_create"), or NULL. */
 const struct pdt_hook *pdt_hook_find_lsm(const char *lsm);
+/* A superblock of fs_type came: mark the hooks that serve it in seen[PDT_MAX_HOOKS]. */
+void pdt_hooks_note_fs(bool *seen, const char *fs_type);
 /* "func()" or "tracepoint func", as messages name a hook. */
 const char *pdt_hook_label(const struct pdt_hook *h, char *buf, size_t n);
 

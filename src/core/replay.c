@@ -37,6 +37,7 @@ static void on_new_sb(const struct pdt_sb *sb, void *ctx)
 {
 	struct pdt_replay *rp = ctx;
 
+	pdt_hooks_note_fs(rp->fs_seen, sb->fs_type);
 	if (pdt_mounts_set(&rp->mounts, &rp->nmounts, &rp->cap_mounts,
 			   pdt_rules_sb_index(rp->rules, sb), &rp->mounts_ix, sb->dev))
 		rp->oom = true;
@@ -83,6 +84,9 @@ void pdt_replay_fill_report(struct pdt_replay *rp, struct pdt_report *rep, const
 	memset(rep, 0, sizeof(*rep));
 	rep->version = PDT_VERSION;
 	rep->kernel = rec->meta.release;
+	rep->machine = rec->meta.machine;
+	rep->start_ns = rec->meta.start_ns;
+	rep->fs_seen = rp->fs_seen;
 	rep->lost_events = rec->end.lost_events;
 	rep->map_full = rec->end.map_full;
 	rep->malformed = pdt_rules_malformed(rp->rules);

@@ -7,6 +7,7 @@
 #define PDT_REPLAY_H
 
 #include <stdio.h>
+#include "hooks.h"
 #include "recfile.h"
 #include "report.h"
 #include "rules.h"
@@ -19,7 +20,8 @@ struct pdt_replay {
 	size_t nmounts, cap_mounts;
 	struct mountinfo_index mounts_ix; /* the snapshot in force */
 	bool oom;
-	char start[32]; /* the recording's start, ISO 8601 UTC */
+	bool fs_seen[PDT_MAX_HOOKS]; /* pdt_report.fs_seen */
+	char start[32];		     /* the recording's start, ISO 8601 UTC */
 	struct pdt_recording info;
 };
 

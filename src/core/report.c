@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "exit_codes.h"
+#include "hooks.h"
 #include "json.h"
 #include "text.h"
 #include "report.h"
@@ -18,6 +19,8 @@ int pdt_parse_format(const char *s, enum pdt_format *fmt)
 		*fmt = PDT_FMT_JUNIT;
 	else if (!strcmp(s, "ktap"))
 		*fmt = PDT_FMT_KTAP;
+	else if (!strcmp(s, "kcidb"))
+		*fmt = PDT_FMT_KCIDB;
 	else
 		return -1;
 	return 0;
@@ -101,13 +104,50 @@ size_t pdt_report_sb_findings(const struct pdt_report *r, size_t sb_index)
 	return n;
 }
 
+/* The name before disambiguation: what to compare, without building the string. */
+static const char *sb_place(const struct pdt_report *r, size_t i)
+{
+	return i < r->nmounts && r->mounts[i].path[0] ? r->mounts[i].path
+						      : pdt_rules_sb(r->rules, i)->s_id;
+}
+
+unsigned int pdt_report_sb_dup(const struct pdt_report *r, size_t sb_index)
+{
+	const struct pdt_sb *sb = pdt_rules_sb(r->rules, sb_index), *o;
+	const char *place = sb_place(r, sb_index);
+	unsigned int before = 1;
+	size_t i;
+
+	/* Superblocks met earlier under the same name: the order of the books, not dev_t. */
+	for (i = 0; i < pdt_rules_nsbs(r->rules); i++)
+		if (i != sb_index && (o = pdt_rules_sb(r->rules, i)) && o->serial < sb->serial &&
+		    !strcmp(o->fs_type, sb->fs_type) && !strcmp(sb_place(r, i), place))
+			before++;
+	return before;
+}
+
 void pdt_report_sb_name(const struct pdt_report *r, size_t sb_index, char *buf, size_t n)
 {
 	const struct pdt_sb *sb = pdt_rules_sb(r->rules, sb_index);
-	char dev[24];
+	unsigned int dup = pdt_report_sb_dup(r, sb_index);
+	int len = snprintf(buf, n, "%s %s", sb->fs_type, sb_place(r, sb_index));
 
-	pdt_format_dev(sb->dev, dev, sizeof(dev));
-	snprintf(buf, n, "%s %s %s", sb->fs_type, dev, sb->s_id);
+	if (dup > 1 && len >= 0 && (size_t)len < n)
+		snprintf(buf + len, n - (size_t)len, " (%u)", dup);
+}
+
+bool pdt_report_coverage_needed(const struct pdt_report *r, const char *line)
+{
+	const char *paren = strstr(line, "() ");
+	const struct pdt_hook *h;
+	char func[64];
+
+	if (!paren || (size_t)(paren - line) >= sizeof(func))
+		return true;
+	snprintf(func, sizeof(func), "%.*s", (int)(paren - line), line);
+	h = pdt_hook_find(func);
+	/* Unknown to this pdtrace, or not told what came: fail closed, say it. */
+	return !h || !h->fs_type || !r->fs_seen || r->fs_seen[h - pdt_hooks];
 }
 
 /* ---- text ----------------------------------------------------------------- */
@@ -344,12 +384,39 @@ void pdt_report_gate_lines(FILE *fp, const struct pdt_report *r)
 	text_baseline(fp, r);
 }
 
+/*
+ * "summary:" counts the findings that fail the gate (unlisted ones too: no verdict
+ * passed them), then how many the gate let pass, so that a 0 there matches exit 0.
+ */
+static void text_summary_line(FILE *fp, const struct pdt_report *r)
+{
+	unsigned long long passed[PDT_KIND_MAX] = { 0 }, supp, known;
+	size_t i, n = pdt_rules_nfindings(r->rules);
+	int k;
+
+	for (i = 0; i < n; i++)
+		if (pdt_gate_fate(r->gate, i) != PDT_FATE_NEW)
+			passed[pdt_rules_finding(r->rules, i)->kind]++;
+	fputs("summary:", fp);
+	for (k = 0; k < PDT_KIND_MAX; k++)
+		fprintf(fp, "%s %llu %s", k ? "," : "",
+			pdt_rules_count(r->rules, (enum pdt_kind)k) - passed[k],
+			pdt_kind_name((enum pdt_kind)k));
+	supp = pdt_gate_count(r->gate, PDT_FATE_SUPPRESSED);
+	known = pdt_gate_count(r->gate, PDT_FATE_KNOWN);
+	if (supp && known)
+		fprintf(fp, " (%llu suppressed, %llu known)", supp, known);
+	else if (supp || known)
+		fprintf(fp, " (%llu %s)", supp + known, supp ? "suppressed" : "known");
+	fputc('\n', fp);
+}
+
 void pdt_report_summary(FILE *fp, const struct pdt_report *r)
 {
 	bool truncated = r->recording && r->recording->truncated;
 	const struct pdt_retired *ret = pdt_rules_retired(r->rules);
 	unsigned long long absent;
-	char dev[24], cmd[1024];
+	char dev[24], cmd[1024], rel[4 * 65];
 	size_t i;
 
 	fprintf(fp, "%-12s %-8s %-16s %-20s %7s %9s %8s %7s %5s %s\n", "FSTYPE", "DEV", "S_ID",
@@ -375,13 +442,16 @@ void pdt_report_summary(FILE *fp, const struct pdt_report *r)
 			"discarded %llu, unpinned at umount %llu\n",
 			ret->sbs, ret->made, ret->discarded, ret->unpinned);
 	for (i = 0; i < r->nmissing; i++)
-		fprintf(fp, "coverage: %s\n", r->missing[i]);
+		if (pdt_report_coverage_needed(r, r->missing[i]))
+			fprintf(fp, "coverage: %s\n", r->missing[i]);
 	if (r->dput_skipped)
 		fprintf(fp,
 			"coverage: dput() checked all but %llu calls (the kernel skips a program "
 			"while another run of it is under way on that CPU)\n",
 			r->dput_skipped);
 	text_self_check(fp, r);
+	if (r->kernel)
+		fprintf(fp, "kernel: %s\n", pdt_text_esc(rel, sizeof(rel), r->kernel));
 	text_recording(fp, r);
 	if (!r->complete && (r->lost_events || r->map_full || r->malformed ||
 			     (!truncated && !pdt_rules_inconsistent(r->rules))))
@@ -410,10 +480,7 @@ void pdt_report_summary(FILE *fp, const struct pdt_report *r)
 		fprintf(fp, "findings: %llu more not listed (the first %d are)\n",
 			pdt_rules_unlisted(r->rules), PDT_RULES_MAX_FINDINGS);
 	pdt_report_gate_lines(fp, r);
-	fprintf(fp, "summary: %llu leak, %llu imbalance, %llu illegal-removal\n",
-		pdt_rules_count(r->rules, PDT_KIND_LEAK),
-		pdt_rules_count(r->rules, PDT_KIND_IMBALANCE),
-		pdt_rules_count(r->rules, PDT_KIND_ILLEGAL_REMOVAL));
+	text_summary_line(fp, r);
 }
 
 /* ---- JSON ----------------------------------------------------------------- */
@@ -585,9 +652,11 @@ static void json_command(struct pdt_json *j, const struct pdt_report *r)
 	pdt_json_obj_close(j);
 }
 
-static void json_superblock(struct pdt_json *j, const struct pdt_sb *sb, const struct pdt_mount *m)
+static void json_superblock(struct pdt_json *j, const struct pdt_report *r, size_t i)
 {
-	char dev[24];
+	const struct pdt_sb *sb = pdt_rules_sb(r->rules, i);
+	const struct pdt_mount *m = i < r->nmounts ? &r->mounts[i] : NULL;
+	char dev[24], name[PDT_SB_NAME_LEN];
 
 	pdt_format_dev(sb->dev, dev, sizeof(dev));
 	pdt_json_obj_open(j);
@@ -608,6 +677,9 @@ static void json_superblock(struct pdt_json *j, const struct pdt_sb *sb, const s
 	pdt_json_kv_uint(j, "check_entries", sb->check_entries);
 	pdt_json_kv_uint(j, "check_differences", sb->check_diffs);
 	pdt_json_kv_str(j, "check_first", sb->check_diffs ? sb->check_first : NULL);
+	/* The test's name in the JUnit, KTAP and KCIDB reports: the same on every boot. */
+	pdt_report_sb_name(r, i, name, sizeof(name));
+	pdt_json_kv_str(j, "name", name);
 	pdt_json_obj_close(j);
 }
 
@@ -696,8 +768,7 @@ static void json_report(FILE *fp, const struct pdt_report *r)
 	pdt_json_arr_open(&j);
 	for (i = 0; i < pdt_rules_nsbs(r->rules); i++)
 		if (pdt_rules_sb(r->rules, i))
-			json_superblock(&j, pdt_rules_sb(r->rules, i),
-					i < r->nmounts ? &r->mounts[i] : NULL);
+			json_superblock(&j, r, i);
 	pdt_json_arr_close(&j);
 	json_retired(&j, pdt_rules_retired(r->rules));
 	pdt_json_kv_uint(&j, "inconsistent_superblocks", pdt_rules_inconsistent(r->rules));
@@ -730,6 +801,9 @@ void pdt_report_write(FILE *fp, enum pdt_format fmt, const struct pdt_report *r)
 		break;
 	case PDT_FMT_KTAP:
 		pdt_ktap_report(fp, r);
+		break;
+	case PDT_FMT_KCIDB:
+		pdt_kcidb_report(fp, r);
 		break;
 	}
 }

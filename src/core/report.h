@@ -11,7 +11,7 @@
 #include "mountinfo.h"
 #include "rules.h"
 
-enum pdt_format { PDT_FMT_TEXT, PDT_FMT_JSON, PDT_FMT_JUNIT, PDT_FMT_KTAP };
+enum pdt_format { PDT_FMT_TEXT, PDT_FMT_JSON, PDT_FMT_JUNIT, PDT_FMT_KTAP, PDT_FMT_KCIDB };
 
 struct pdt_mount {
 	char path[256]; /* first mountpoint, "" if not mounted */
@@ -29,7 +29,9 @@ struct pdt_recording {
 
 struct pdt_report {
 	const char *version;
-	const char *kernel;
+	const char *kernel;	     /* uname -r */
+	const char *machine;	     /* uname -m; NULL: not known */
+	unsigned long long start_ns; /* wall clock at the start, ns since the epoch; 0: not known */
 	bool complete;
 	unsigned long long lost_events;
 	unsigned long long map_full;	 /* insertions refused by full maps */
@@ -42,6 +44,11 @@ struct pdt_report {
 	size_t nmounts;
 	const char *const *missing; /* "hook: what is lost" lines */
 	size_t nmissing;
+	/*
+	 * [PDT_MAX_HOOKS]: a superblock of hook i's filesystem (pdt_hook.fs_type) came in
+	 * this run, so its missing hook lost something. NULL: not known, every line counts.
+	 */
+	const bool *fs_seen;
 	const struct ksyms *ksyms;
 	bool show_addresses;
 	const struct pdt_recording *recording; /* NULL: a live run */
@@ -70,6 +77,12 @@ extern const bool pdt_fail_on_all[PDT_KIND_MAX];
  */
 int pdt_mounts_set(struct pdt_mount **v, size_t *n, size_t *cap, size_t idx,
 		   const struct mountinfo_index *ix, unsigned int dev);
+/*
+ * Does the run miss what this coverage line (of missing[]) says is lost? Not for a hook
+ * that serves one filesystem (configfs_rmdir() without the configfs module) when no
+ * superblock of that filesystem came: the text report leaves such a line out.
+ */
+bool pdt_report_coverage_needed(const struct pdt_report *r, const char *line);
 void pdt_report_write(FILE *fp, enum pdt_format fmt, const struct pdt_report *r);
 /* The text report without its findings: superblock table, coverage, summary. */
 void pdt_report_summary(FILE *fp, const struct pdt_report *r);

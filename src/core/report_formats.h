@@ -11,6 +11,14 @@
 
 void pdt_junit_report(FILE *fp, const struct pdt_report *r);
 void pdt_ktap_report(FILE *fp, const struct pdt_report *r);
+void pdt_kcidb_report(FILE *fp, const struct pdt_report *r);
+/*
+ * A superblock's KCIDB test path, the same on every boot:
+ * "pdtrace.FSTYPE.superblock.PLACE[-N]", PLACE its mountpoint without the leading '/'
+ * (or its s_id), each character outside [a-zA-Z0-9_-] as '_', N from
+ * pdt_report_sb_dup().
+ */
+void pdt_kcidb_sb_path(const struct pdt_report *r, size_t sb_index, char *buf, size_t n);
 
 /* The one escaping function of each format: XML text and attribute values; a KTAP test
  * name (terminal-safe, '#' as \x23); text lines (already escaped) as "# " diagnostics. */
@@ -24,7 +32,15 @@ void pdt_report_incomplete_why(const struct pdt_report *r, char *buf, size_t n);
 size_t pdt_report_sb_findings(const struct pdt_report *r, size_t sb_index);
 /* The suppression entries' counts (stale ones too) and the baseline's, as text lines. */
 void pdt_report_gate_lines(FILE *fp, const struct pdt_report *r);
-/* A superblock as a test is named: "FSTYPE MAJOR:MINOR S_ID", unescaped. */
+/*
+ * A superblock as a test is named, the same on every boot (a device number is not):
+ * "FSTYPE MOUNTPOINT", or "FSTYPE S_ID" when it has no mountpoint; the second and later
+ * superblocks of one such name, in the order the books met them, end in " (2)", " (3)"...
+ * Unescaped; PDT_SB_NAME_LEN holds it.
+ */
+#define PDT_SB_NAME_LEN (PDT_FSTYPE_LEN + sizeof(((struct pdt_mount *)0)->path) + 16)
 void pdt_report_sb_name(const struct pdt_report *r, size_t sb_index, char *buf, size_t n);
+/* 1 for the first superblock of its name, 2 for the second... (pdt_report_sb_name()). */
+unsigned int pdt_report_sb_dup(const struct pdt_report *r, size_t sb_index);
 
 #endif

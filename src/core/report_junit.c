@@ -147,7 +147,7 @@ void pdt_junit_report(FILE *fp, const struct pdt_report *r)
 {
 	size_t i, nsb = pdt_rules_nsbs(r->rules), ncases = 0;
 	unsigned long long failures = (r->complete ? 0 : 1) + !!pdt_rules_unlisted(r->rules);
-	char name[4 * PDT_FSTYPE_LEN + 4 * PDT_SID_LEN + 32], why[512];
+	char name[PDT_SB_NAME_LEN], why[512];
 
 	/* One failure per case: count the superblocks with findings. */
 	for (i = 0; i < nsb; i++)

@@ -85,7 +85,7 @@ static void ktap_summary(FILE *fp, const struct pdt_report *r)
 void pdt_ktap_report(FILE *fp, const struct pdt_report *r)
 {
 	size_t i, nsb = pdt_rules_nsbs(r->rules), n = 1, ncases = 0;
-	char name[PDT_FSTYPE_LEN + PDT_SID_LEN + 32], why[512];
+	char name[PDT_SB_NAME_LEN], why[512];
 
 	fputs("KTAP version 1\n", fp);
 	fprintf(fp, "# pdtrace %s, kernel ", r->version);

@@ -78,8 +78,8 @@ accepts() { # ARGS...: the binary takes ARGS and stops at --bogus after them
 	"$bin" "$@" --bogus >/dev/null 2>"$tmp/err"
 	grep -q "unknown option '--bogus'" "$tmp/err"
 }
-expect "pdtrace check -f " text json junit ktap
-expect "pdtrace report --format=" text json junit ktap
+expect "pdtrace check -f " text json junit ktap kcidb
+expect "pdtrace report --format=" text json junit ktap kcidb
 expect "pdtrace report --format=j" json junit
 expect "pdtrace trace -f " text json
 for c in check report trace; do

@@ -5,12 +5,14 @@
 KTAP_FILE without an error, and what it reads is what pdtrace meant: with JSON_REPORT
 (pdtrace's JSON report of the same data), one test for complete data, failed exactly
 when the data is incomplete, then one per superblock in the report's order, named
-"FSTYPE DEV S_ID", failed exactly when it has findings, each finding's first line among
+as the JSON report's "name" says, which is "FSTYPE MOUNTPOINT" (or "FSTYPE S_ID"), " (N)"
+after it for the Nth of one name, the same on every boot, failed exactly when it has findings, each finding's first line among
 that test's diagnostics (a suppressed or known one after its "suppressed by 'NAME': " or
 "known (in the baseline): "), failed only for findings that fail the gate, and one
 failed test for unlisted findings when there are any.
 Exit 1 with the reason."""
 import json
+import re
 import sys
 
 
@@ -24,7 +26,10 @@ def passed_by(finding):
 def expected(report):
     tests = [("complete data", not report["complete"], [])]
     for i, sb in enumerate(report["superblocks"]):
-        name = "%s %s %s" % (sb["fs_type"], sb["dev"], sb["s_id"])
+        name = sb["name"]
+        base = "%s %s" % (sb["fs_type"], sb["mountpoint"] or sb["s_id"])
+        if name != base and not re.fullmatch(re.escape(base) + r" \([2-9][0-9]*\)", name):
+            raise ValueError("superblock named %r, want %r" % (name, base))
         mine = [f for f in report["findings"] if f["dev"] == sb["dev"] and f["fs_type"] == sb["fs_type"]]
         firsts = [passed_by(f) + "%s: %s: %s %s " % (f["kind"], f["rule"], f["fs_type"], f["dev"])
                   for f in mine]
@@ -53,7 +58,12 @@ def main(kunit_dir, path, json_path=None):
     if json_path is None:
         return None
     with open(json_path, encoding="utf-8") as f:
-        want = expected(json.load(f))
+        try:
+            want = expected(json.load(f))
+        except ValueError as e:
+            return str(e)
+    if len({n for n, _, _ in want}) != len(want):
+        return "two tests of one name: %r" % [n for n, _, _ in want]
     if len(got) != len(want):
         return "%d tests, want %d" % (len(got), len(want))
     for t, (name, fails, firsts) in zip(got, want):

@@ -12,8 +12,12 @@
 #include "json.h"
 #include "ksyms.h"
 #include "mountinfo.h"
+#include "gate.h"
+#include "hooks.h"
 #include "report.h"
+#include "report_formats.h"
 #include "rules.h"
+#include "suppress.h"
 
 static const char kallsyms[] = "ffffffff81000000 T _stext\n"
 			       "ffffffff81000100 t d_make_persistent\n"
@@ -81,6 +85,8 @@ static void test_mountinfo(void **state)
 static const char *fixture_path = "/a<b>&\"c\"";
 /* The superblock's s_id (a filesystem's source name: whatever its mounter chose). */
 static const char *fixture_sid = "tmpfs";
+/* Its mountpoint ("": not mounted, the s_id names it). */
+static const char *fixture_mount = "/mnt/t";
 
 static struct pdt_rules *one_leak(void)
 {
@@ -110,7 +116,7 @@ static char *render(enum pdt_format fmt, bool addrs, bool complete)
 {
 	struct pdt_rules *r = one_leak();
 	struct ksyms *k = load_syms();
-	struct pdt_mount m = { "/mnt/t", 1 };
+	struct pdt_mount m = { "", 1 };
 	char *argv[] = { "sh", "-c", "true", NULL }, *buf = NULL;
 	const char *missing[] = { "umount_check() not traceable here: lost x" };
 	struct pdt_report rep = { .version = "0.1.0",
@@ -129,6 +135,9 @@ static char *render(enum pdt_format fmt, bool addrs, bool complete)
 	size_t len = 0;
 	FILE *fp = open_memstream(&buf, &len);
 
+	snprintf(m.path, sizeof(m.path), "%s", fixture_mount);
+	rep.start_ns = 1765150062123456789ULL;
+	rep.machine = "x86_64";
 	pdt_report_write(fp, fmt, &rep);
 	fclose(fp);
 	ksyms_free(k);
@@ -325,8 +334,7 @@ static void test_junit_report(void **state)
 	(void)state;
 	/* Two findings on one superblock: one failed case, one failure listing both. */
 	assert_non_null(strstr(s, "<testsuite name=\"pdtrace\" tests=\"2\" failures=\"1\""));
-	assert_non_null(
-	    strstr(s, "<testcase classname=\"pdtrace.tmpfs\" name=\"tmpfs 0:27 tmpfs\">"));
+	assert_non_null(strstr(s, "<testcase classname=\"pdtrace.tmpfs\" name=\"tmpfs /mnt/t\">"));
 	assert_non_null(f = strstr(s, "<failure type=\"findings\" message=\"2 findings: "
 				      "pinned-after-umount: /a&lt;b&gt;&amp;&quot;c&quot;; "
 				      "sb-balance: /\">"));
@@ -369,7 +377,7 @@ static void test_ktap_report(void **state)
 	assert_non_null(strstr(f, "\n#   signature: c844870819613c42 leak/pinned-after-umount "
 				  "tmpfs /a<b>&\"c\" | at\n"));
 	assert_non_null(f = strstr(f, "\n# imbalance: sb-balance: tmpfs 0:27 /\n"));
-	assert_non_null(f = strstr(f, "\nnot ok 2 tmpfs 0:27 tmpfs\n"));
+	assert_non_null(f = strstr(f, "\nnot ok 2 tmpfs /mnt/t\n"));
 	assert_non_null(strstr(f, "\n# summary: 1 leak, 1 imbalance, 0 illegal-removal\n"));
 	assert_null(strstr(s, "\nok 3"));
 	free(s);
@@ -385,14 +393,16 @@ static void test_ktap_report(void **state)
 	 */
 	fixture_path = "/a#b\nok 9 x\x1b[1m\xff\\x";
 	fixture_sid = "s#1 # SKIP";
+	fixture_mount = "";
 	s = render(PDT_FMT_KTAP, false, true);
 	fixture_path = "/a<b>&\"c\"";
 	fixture_sid = "tmpfs";
+	fixture_mount = "/mnt/t";
 	assert_null(strchr(s, '\x1b'));
 	assert_null(strstr(s, "\nok 9"));
 	assert_non_null(strstr(s, "\n# leak: pinned-after-umount: tmpfs 0:27 /a#b\\x0aok 9 "
 				  "x\\x1b[1m\\xff\\\\x\n"));
-	assert_non_null(strstr(s, "\nnot ok 2 tmpfs 0:27 s\\x231 \\x23 SKIP\n"));
+	assert_non_null(strstr(s, "\nnot ok 2 tmpfs s\\x231 \\x23 SKIP\n"));
 	if (getenv("PDT_KTAP_OUT")) {
 		FILE *fp = fopen(getenv("PDT_KTAP_OUT"), "w");
 
@@ -400,6 +410,178 @@ static void test_ktap_report(void **state)
 		fputs(s, fp);
 		fclose(fp);
 	}
+	free(s);
+}
+
+/* A persistent entry made on superblock sb (device dev) of fs_type. */
+static void persist_on(struct pdt_rules *r, unsigned long long sb, unsigned int dev,
+		       const char *fs_type, const char *s_id)
+{
+	struct pdt_event_full e = {};
+
+	e.h.type = PDT_EV_PERSIST;
+	e.h.size = sizeof(e);
+	e.h.dentry = sb + 0x1000;
+	e.h.sb = sb;
+	e.h.dev = dev;
+	snprintf(e.fs_type, sizeof(e.fs_type), "%s", fs_type);
+	snprintf(e.s_id, sizeof(e.s_id), "%s", s_id);
+	strcpy(e.path, "/e");
+	assert_int_equal(pdt_rules_feed(r, &e, sizeof(e)), 0);
+}
+
+/*
+ * Test names stay the same from boot to boot: no device number, the mountpoint (or the
+ * s_id), and the second superblock of a name numbered in the order the books met it,
+ * whatever the device numbers' order.
+ */
+static void test_sb_names(void **state)
+{
+	struct pdt_rules *r = pdt_rules_new();
+	struct pdt_mount m[4] = { { "/mnt/t", 1 }, { "/mnt/t", 1 }, { "", 0 }, { "/", 1 } };
+	struct pdt_report rep = { .rules = r, .mounts = m, .nmounts = 4 };
+	char name[PDT_SB_NAME_LEN];
+
+	(void)state;
+	persist_on(r, 0xffff888000100000ULL, 40, "tmpfs", "tmpfs");
+	persist_on(r, 0xffff888000200000ULL, 27, "tmpfs", "tmpfs");
+	persist_on(r, 0xffff888000300000ULL, 28, "configfs", "con fig#");
+	persist_on(r, 0xffff888000400000ULL, 29, "ramfs", "none");
+	pdt_report_sb_name(&rep, 0, name, sizeof(name));
+	assert_string_equal(name, "tmpfs /mnt/t");
+	pdt_report_sb_name(&rep, 1, name, sizeof(name));
+	assert_string_equal(name, "tmpfs /mnt/t (2)");
+	pdt_report_sb_name(&rep, 2, name, sizeof(name));
+	assert_string_equal(name, "configfs con fig#");
+	pdt_kcidb_sb_path(&rep, 1, name, sizeof(name));
+	assert_string_equal(name, "pdtrace.tmpfs.superblock.mnt_t-2");
+	pdt_kcidb_sb_path(&rep, 2, name, sizeof(name));
+	assert_string_equal(name, "pdtrace.configfs.superblock.con_fig_");
+	pdt_kcidb_sb_path(&rep, 3, name, sizeof(name));
+	assert_string_equal(name, "pdtrace.ramfs.superblock._");
+	pdt_rules_free(r);
+}
+
+/* The text report of rep, in a string. */
+static char *text_of(const struct pdt_report *rep)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	pdt_report_write(fp, PDT_FMT_TEXT, rep);
+	fclose(fp);
+	return buf;
+}
+
+/* summary: counts what fails the gate, and says apart what it let pass. */
+static void test_summary_gate(void **state)
+{
+	const char supp[] = "{\nleaks\nleak:*\n}\n{\nimb\nimbalance:*\n}\n";
+	struct pdt_rules *r = one_leak();
+	struct ksyms *k = load_syms();
+	struct pdt_report rep = {
+		.version = "0.1.0", .kernel = "7.2.13", .rules = r, .ksyms = k, .complete = true
+	};
+	struct pdt_supp *sp = pdt_supp_new();
+	FILE *fp = fmemopen((void *)supp, sizeof(supp) - 1, "r");
+	const bool all[PDT_KIND_MAX] = { true, true, true };
+	struct pdt_gate *g;
+	char err[128], *s;
+
+	(void)state;
+	assert_int_equal(pdt_supp_parse(sp, "k.supp", fp, err, sizeof(err)), 0);
+	fclose(fp);
+	s = text_of(&rep);
+	assert_non_null(strstr(s, "\nsummary: 1 leak, 1 imbalance, 0 illegal-removal\n"));
+	free(s);
+	g = pdt_gate_new(sp, NULL);
+	assert_int_equal(pdt_gate_judge(g, r, k), 0);
+	rep.gate = g;
+	s = text_of(&rep);
+	assert_non_null(
+	    strstr(s, "\nsummary: 0 leak, 0 imbalance, 0 illegal-removal (2 suppressed)\n"));
+	assert_int_equal(pdt_report_status(&rep, all), 0);
+	free(s);
+	pdt_gate_free(g);
+	ksyms_free(k);
+	pdt_rules_free(r);
+}
+
+/*
+ * The kernel release is in the text report; configfs_rmdir()'s coverage line only when
+ * a configfs superblock came (or when nobody says: it fails closed).
+ */
+static void test_kernel_and_coverage(void **state)
+{
+	const char *missing[] = {
+		"configfs_rmdir() not traceable here: lost illegal-removal of configfs directories",
+		"umount_check() not traceable here: lost x"
+	};
+	struct pdt_rules *r = one_leak();
+	bool seen[PDT_MAX_HOOKS] = { false };
+	struct pdt_report rep = { .version = "0.1.0",
+				  .kernel = "7.2.13+deb14-amd64",
+				  .rules = r,
+				  .complete = true,
+				  .missing = missing,
+				  .nmissing = 2 };
+	char *s;
+
+	(void)state;
+	s = text_of(&rep);
+	assert_non_null(strstr(s, "\nkernel: 7.2.13+deb14-amd64\n"));
+	assert_non_null(strstr(s, "\ncoverage: configfs_rmdir() not traceable here"));
+	free(s);
+	rep.fs_seen = seen;
+	s = text_of(&rep);
+	assert_null(strstr(s, "configfs_rmdir"));
+	assert_non_null(strstr(s, "\ncoverage: umount_check() not traceable here"));
+	free(s);
+	pdt_hooks_note_fs(seen, "tmpfs");
+	s = text_of(&rep);
+	assert_null(strstr(s, "configfs_rmdir"));
+	free(s);
+	pdt_hooks_note_fs(seen, "configfs");
+	s = text_of(&rep);
+	assert_non_null(strstr(s, "\ncoverage: configfs_rmdir() not traceable here"));
+	free(s);
+	pdt_rules_free(r);
+}
+
+/* KCIDB: the kernel, a test per superblock and per finding at stable paths. */
+static void test_kcidb_report(void **state)
+{
+	char *s = render(PDT_FMT_KCIDB, false, true), *again;
+	const char *run;
+
+	(void)state;
+	assert_non_null(strstr(s, "{\"version\":{\"major\":5,\"minor\":3},\"checkouts\":[{\"id\":"
+				  "\"pdtrace:"));
+	run = strstr(s, "\"id\":\"pdtrace:") + 6;
+	assert_non_null(strstr(s, "\"architecture\":\"x86_64\""));
+	assert_non_null(strstr(s, "\"environment\":{\"comment\":\"Linux 7.2.13 x86_64\",\"misc\":"
+				  "{\"kernel_release\":\"7.2.13\""));
+	assert_non_null(strstr(s, "\"start_time\":\"2025-12-07T23:27:42.123Z\""));
+	assert_non_null(strstr(s, "\"path\":\"pdtrace.complete_data\",\"status\":\"PASS\""));
+	assert_non_null(
+	    strstr(s, "\"path\":\"pdtrace.tmpfs.superblock.mnt_t\",\"status\":\"FAIL\""));
+	assert_non_null(
+	    strstr(s, "\"path\":\"pdtrace.tmpfs.leak.pinned-after-umount\",\"status\":\"FAIL\""));
+	assert_non_null(
+	    strstr(s, "\"path\":\"pdtrace.tmpfs.imbalance.sb-balance\",\"status\":\"FAIL\""));
+	assert_non_null(strstr(s, "\"comment\":\"tmpfs /mnt/t\""));
+	assert_non_null(strstr(s, "\"signature\":\"c844870819613c42\""));
+	assert_null(strstr(s, "null"));
+	assert_null(strstr(s, "ffff"));
+	/* The same data, the same ids: a recording reported twice is one run. */
+	again = render(PDT_FMT_KCIDB, false, true);
+	assert_string_equal(s, again);
+	assert_int_equal(strncmp(run, "pdtrace:", 8), 0);
+	free(again);
+	free(s);
+	s = render(PDT_FMT_KCIDB, false, false);
+	assert_non_null(strstr(s, "\"path\":\"pdtrace.complete_data\",\"status\":\"ERROR\""));
 	free(s);
 }
 
@@ -416,6 +598,10 @@ int main(void)
 		cmocka_unit_test(test_ktap_report),
 		cmocka_unit_test(test_status_with_lost_events),
 		cmocka_unit_test(test_user_creation_without_stack),
+		cmocka_unit_test(test_sb_names),
+		cmocka_unit_test(test_summary_gate),
+		cmocka_unit_test(test_kernel_and_coverage),
+		cmocka_unit_test(test_kcidb_report),
 	};
 
 	return cmocka_run_group_tests_name("report", tests, NULL, NULL);

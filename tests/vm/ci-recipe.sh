@@ -33,7 +33,7 @@ for recipe in "$top"/docs/ci/gitlab-ci.yml "$top"/docs/ci/github-workflow.yml; d
 		not_ok "$name: the JUnit report came back, valid against the Ant JUnit schema" "$(cat "$proj/xl" 2>/dev/null)" "$(tail -n 20 "$proj/log")"
 	fi
 	grep -q '<testsuite name="pdtrace" tests="[0-9]*" failures="0"' "$x" 2>/dev/null &&
-		grep -q '<testcase classname="pdtrace.configfs" name="configfs ' "$x" &&
+		grep -q '<testcase classname="pdtrace.configfs" name="configfs /sys/kernel/config">' "$x" &&
 		ok "$name: the report has the configfs superblock and no failure" ||
 		not_ok "$name: the report has the configfs superblock and no failure" "$(cat "$x" 2>/dev/null)"
 	rm -rf "$proj"
