@@ -4,6 +4,7 @@
 #include <string.h>
 #include "cli.h"
 #include "exit_codes.h"
+#include "json.h"
 #include "log.h"
 #include "rules.h"
 
@@ -13,9 +14,14 @@ struct cli_ctx {
 	void *child_input;   /* the command's own input */
 };
 
+/*
+ * Every command's own: --help, and -v (libbpf's messages, as perf's -v and bpftool's
+ * --debug) before the command or after it alike.
+ */
 static const struct argp_option help_options[] = {
+	{ "verbose", 'v', NULL, 0, "Print libbpf's messages (twice: also its debug output)", -1 },
+	{ "debug", 0, NULL, OPTION_ALIAS, NULL, -1 },
 	{ "help", 'h', NULL, 0, "Give this help list", -1 },
-	{ "usage", 0x100, NULL, 0, "Give a short usage message", -1 },
 	{},
 };
 
@@ -31,9 +37,9 @@ static error_t parse_help(int key, char *arg, struct argp_state *state)
 	case 'h':
 		argp_help(state->root_argp, stdout, ARGP_HELP_STD_HELP, (char *)ctx->name);
 		exit(PDT_EXIT_OK);
-	case 0x100:
-		argp_help(state->root_argp, stdout, ARGP_HELP_STD_USAGE, (char *)ctx->name);
-		exit(PDT_EXIT_OK);
+	case 'v':
+		pdt_verbose++;
+		return 0;
 	case ARGP_KEY_ERROR:
 		if (state->next > 0 && state->next <= state->argc)
 			ctx->bad_arg = state->argv[state->next - 1];
@@ -95,6 +101,13 @@ void pdt_parse_args(const struct argp *argp, const char *cmd, int argc, char **a
 		pdt_die(PDT_EXIT_ERROR, "%soption '%s' needs a value %s (see '%s --help')", pfx,
 			ctx.bad_arg, o->arg, name);
 	pdt_die(PDT_EXIT_ERROR, "%sunknown option '%s' (see '%s --help')", pfx, ctx.bad_arg, name);
+}
+
+void pdt_format_json(enum pdt_format *fmt, bool pretty)
+{
+	*fmt = PDT_FMT_JSON;
+	if (pretty)
+		pdt_json_set_pretty(true);
 }
 
 /*

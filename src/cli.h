@@ -8,15 +8,22 @@
 
 #include <argp.h>
 #include <stdbool.h>
+#include "report.h"
 #include "rules.h"
 #include "version.h"
 
 /*
- * Parse argv with argp (options in order). Handles --help/-h and --usage.
+ * Parse argv with argp (options in order). Handles --help/-h and -v/--verbose (alias --debug).
  * cmd is the subcommand ("doctor"), or NULL for pdtrace's own options.
  * On a bad option: prints one line and exits PDT_EXIT_ERROR.
  */
 void pdt_parse_args(const struct argp *argp, const char *cmd, int argc, char **argv, void *input);
+
+/*
+ * -j and -p, as bpftool's: FMT becomes JSON, indented with pretty (every JSON writer of
+ * the process then indents, json.h).
+ */
+void pdt_format_json(enum pdt_format *fmt, bool pretty);
 
 /* Parse a positive number of seconds (fractions allowed) or exit 2 naming the option. */
 double pdt_parse_seconds(const char *cmd, const char *opt, const char *arg);

@@ -20,8 +20,9 @@ static const char check_name[] = "check";
 enum { OPT_SHOW_ADDRESSES = 0x200, OPT_FAIL_ON };
 
 static const struct argp_option check_options[] = {
-	{ "format", 'f', "FORMAT", 0, "Report format: text (default), json, junit, ktap or kcidb",
-	  0 },
+	{ "format", 'f', "FORMAT", 0, "text (default), json, junit, ktap or kcidb", 0 },
+	{ "json", 'j', NULL, 0, "Same as -f json", 0 },
+	{ "pretty", 'p', NULL, 0, "JSON, indented for people to read", 0 },
 	{ "output", 'o', "FILE", 0, "Write the report to FILE instead of stdout", 0 },
 	{ "fail-on", OPT_FAIL_ON, "KINDS", 0,
 	  "Exit 1 on findings of these kinds: leak,imbalance,illegal-removal (default: all)", 0 },
@@ -49,6 +50,10 @@ static error_t parse_check(int key, char *arg, struct argp_state *state)
 			pdt_die(PDT_EXIT_ERROR,
 				"%s: unknown format '%s' (text, json, junit, ktap, kcidb)",
 				check_name, arg);
+		return 0;
+	case 'j':
+	case 'p':
+		pdt_format_json(&a->format, key == 'p');
 		return 0;
 	case 'o':
 		a->output = arg;

@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "exit_codes.h"
+#include "json.h"
 #include "kconfig.h"
 #include "kernel_facts.h"
 #include "log.h"
@@ -24,12 +25,19 @@ static const struct argp_option doctor_options[] = {
 	  "Check a kernel configuration (.config, or gzip'd like /proc/config.gz) instead of the "
 	  "running kernel: one line per option pdtrace needs, before anyone boots",
 	  0 },
+	{ "format", 'f', "FORMAT", 0, "text (default) or json", 0 },
+	{ "json", 'j', NULL, 0, "Same as -f json", 0 },
+	{ "pretty", 'p', NULL, 0, "JSON, indented for people to read", 0 },
 	{},
 };
 
 struct doctor_args {
 	const char *config;
+	enum pdt_format format;
 };
+
+/* -f json: one object, written as the text's lines would be (NULL: text). */
+static struct pdt_json *js;
 
 static error_t parse_doctor(int key, char *arg, struct argp_state *state)
 {
@@ -38,6 +46,16 @@ static error_t parse_doctor(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case OPT_CONFIG:
 		a->config = arg;
+		return 0;
+	case 'f':
+		if (pdt_parse_format(arg, &a->format) ||
+		    (a->format != PDT_FMT_TEXT && a->format != PDT_FMT_JSON))
+			pdt_die(PDT_EXIT_ERROR, "%s: unknown format '%s' (text, json)", doctor_name,
+				arg);
+		return 0;
+	case 'j':
+	case 'p':
+		pdt_format_json(&a->format, key == 'p');
 		return 0;
 	case ARGP_KEY_ARG:
 		pdt_unexpected_arg(doctor_name, arg);
@@ -122,8 +140,12 @@ static int print_config(const char *text, bool only_missing)
 	int missing = 0;
 	size_t i;
 
-	if (!only_missing)
+	if (js) {
+		pdt_json_name(js, "options");
+		pdt_json_arr_open(js);
+	} else if (!only_missing) {
 		printf("%-42s %-8s %s\n", "OPTION", "STATUS", "WITHOUT IT");
+	}
 	for (i = 0; i < pdt_kconfig_nneeds; i++) {
 		const struct pdt_kconfig_need *k = &pdt_kconfig_needs[i];
 		size_t len = 0;
@@ -134,22 +156,67 @@ static int print_config(const char *text, bool only_missing)
 			missing++;
 		if (on && only_missing)
 			continue;
-		if (on)
+		if (js) {
+			char val[64];
+
+			snprintf(val, sizeof(val), "%.*s", (int)len, v ? v : "");
+			pdt_json_obj_open(js);
+			pdt_json_kv_str(js, "option", k->option);
+			pdt_json_kv_str(js, "status",
+					on	      ? "ok"
+					: k->required ? "missing"
+						      : "absent");
+			pdt_json_kv_str(js, "value", on ? val : NULL);
+			pdt_json_kv_str(js, "without_it", on ? NULL : k->cost);
+			pdt_json_obj_close(js);
+		} else if (on)
 			printf("%-42s %.*s\n", k->option, (int)len, v);
 		else
 			printf("%-42s %-8s %s\n", k->option, k->required ? "MISSING" : "absent",
 			       k->cost);
 	}
+	if (js)
+		pdt_json_arr_close(js);
 	return missing;
+}
+
+/*
+ * The problem lines (n of them, each size bytes apart from problems), the verdict, and
+ * in JSON whether tracing can work; the object ends there.
+ */
+static void print_end(const char *problems, size_t size, int n, const char *verdict, bool can_trace)
+{
+	int i;
+
+	if (js) {
+		pdt_json_name(js, "problems");
+		pdt_json_arr_open(js);
+	}
+	for (i = 0; i < n; i++) {
+		if (js)
+			pdt_json_string(js, problems + i * size);
+		else
+			printf("problem: %s\n", problems + i * size);
+	}
+	if (!js) {
+		printf("verdict: %s\n", verdict);
+		return;
+	}
+	pdt_json_arr_close(js);
+	pdt_json_kv_str(js, "verdict", verdict);
+	pdt_json_kv_bool(js, "can_trace", can_trace);
+	pdt_json_obj_close(js);
+	putchar('\n');
 }
 
 static int check_config(const char *path)
 {
 	char *text = read_config(path);
+	char problems[2][400], rel[64];
 	const char *release;
 	size_t rlen = 0;
 	bool old;
-	int missing;
+	int missing, n = 0;
 
 	if (!text && errno == ENODATA)
 		pdt_die(PDT_EXIT_ERROR, "%s: '%s' is truncated (its gzip stream ends early)",
@@ -163,28 +230,36 @@ static int check_config(const char *path)
 			doctor_name, path);
 	}
 	release = pdt_kconfig_release(text, &rlen);
-	if (release)
-		printf("pdtrace doctor: kernel configuration %s (Linux %.*s)\n", path, (int)rlen,
-		       release);
-	else
+	snprintf(rel, sizeof(rel), "%.*s", (int)(rlen < sizeof(rel) ? rlen : sizeof(rel) - 1),
+		 release ? release : "");
+	if (js) {
+		pdt_json_obj_open(js);
+		pdt_json_kv_str(js, "config", path);
+		pdt_json_kv_str(js, "release", release ? rel : NULL);
+	} else if (release) {
+		printf("pdtrace doctor: kernel configuration %s (Linux %s)\n", path, rel);
+	} else {
 		printf("pdtrace doctor: kernel configuration %s\n", path);
+	}
 	missing = print_config(text, false);
 	old = release && before_checked(release, rlen);
-	if (missing)
-		printf(
-		    "problem: %d required option%s missing: pdtrace cannot trace on this kernel\n",
-		    missing, missing == 1 ? "" : "s");
-	if (old)
-		printf(
-		    "problem: Linux %.*s is older than the kernels pdtrace is checked on (%d.%d): "
-		    "a configuration cannot show whether it has the persistent-dentry API; run "
-		    "'pdtrace doctor' on it\n",
-		    (int)rlen, release, CHECKED_MAJOR, CHECKED_MINOR);
 	free(text);
-	printf("verdict: %s\n", missing ? "this configuration does not let pdtrace trace"
-				: old	? "this configuration has the options pdtrace needs; "
-					  "the kernel may lack the API"
-					: "this configuration lets pdtrace trace");
+	if (missing)
+		snprintf(problems[n++], sizeof(problems[0]),
+			 "%d required option%s missing: pdtrace cannot trace on this kernel",
+			 missing, missing == 1 ? "" : "s");
+	if (old)
+		snprintf(problems[n++], sizeof(problems[0]),
+			 "Linux %s is older than the kernels pdtrace is checked on (%d.%d): a "
+			 "configuration cannot show whether it has the persistent-dentry API; run "
+			 "'pdtrace doctor' on it",
+			 rel, CHECKED_MAJOR, CHECKED_MINOR);
+	print_end((const char *)problems, sizeof(problems[0]), n,
+		  missing ? "this configuration does not let pdtrace trace"
+		  : old	  ? "this configuration has the options pdtrace needs; the kernel may lack "
+			    "the API"
+			  : "this configuration lets pdtrace trace",
+		  !missing && !old);
 	return missing || old ? PDT_EXIT_ERROR : PDT_EXIT_OK;
 }
 
@@ -201,8 +276,16 @@ static void running_config(const char *release)
 
 		if (!text)
 			continue;
-		printf("kernel configuration: %s\n", paths[i]);
+		if (js) {
+			pdt_json_name(js, "config");
+			pdt_json_obj_open(js);
+			pdt_json_kv_str(js, "file", paths[i]);
+		} else {
+			printf("kernel configuration: %s\n", paths[i]);
+		}
 		print_config(text, true);
+		if (js)
+			pdt_json_obj_close(js);
 		free(text);
 		return;
 	}
@@ -212,15 +295,31 @@ static void print_verdict(const struct pdt_facts *f, const struct pdt_verdict *v
 {
 	int i;
 
-	printf("pdtrace doctor: Linux %s\n", f->release);
-	printf("%-32s %-8s %s\n", "REQUIREMENT", "STATUS", "DETAIL");
-	for (i = 0; i < v->nrows; i++)
-		printf("%-32s %-8s %s\n", v->rows[i].what, pdt_status_str(v->rows[i].status),
-		       v->rows[i].detail);
-	for (i = 0; i < v->nproblems; i++)
-		printf("problem: %s\n", v->problems[i]);
-	printf("verdict: %s\n", v->can_trace ? "pdtrace can trace on this kernel"
-					     : "pdtrace cannot trace on this kernel");
+	if (js) {
+		pdt_json_name(js, "requirements");
+		pdt_json_arr_open(js);
+	} else {
+		printf("pdtrace doctor: Linux %s\n", f->release);
+		printf("%-32s %-8s %s\n", "REQUIREMENT", "STATUS", "DETAIL");
+	}
+	for (i = 0; i < v->nrows; i++) {
+		if (!js) {
+			printf("%-32s %-8s %s\n", v->rows[i].what,
+			       pdt_status_str(v->rows[i].status), v->rows[i].detail);
+			continue;
+		}
+		pdt_json_obj_open(js);
+		pdt_json_kv_str(js, "requirement", v->rows[i].what);
+		pdt_json_kv_str(js, "status", pdt_status_str(v->rows[i].status));
+		pdt_json_kv_str(js, "detail", v->rows[i].detail);
+		pdt_json_obj_close(js);
+	}
+	if (js)
+		pdt_json_arr_close(js);
+	print_end(v->problems[0], sizeof(v->problems[0]), v->nproblems,
+		  v->can_trace ? "pdtrace can trace on this kernel"
+			       : "pdtrace cannot trace on this kernel",
+		  v->can_trace);
 }
 
 /* Attaching needs the privileges and at least the BTF; skip it when those already failed. */
@@ -232,16 +331,25 @@ static bool attach_worth_trying(const struct pdt_facts *f)
 int cmd_doctor(int argc, char **argv)
 {
 	struct doctor_args args = {};
+	struct pdt_json json;
 	struct pdt_verdict v;
 	struct pdt_facts f;
 
 	pdt_parse_args(&doctor_argp, doctor_name, argc, argv, &args);
+	if (args.format == PDT_FMT_JSON) {
+		pdt_json_init(&json, stdout);
+		js = &json;
+	}
 	if (args.config)
 		return check_config(args.config);
 	pdt_gather_facts(&f);
 	if (attach_worth_trying(&f))
 		pdt_try_attach(&f);
 	pdt_evaluate(&f, &v);
+	if (js) {
+		pdt_json_obj_open(js);
+		pdt_json_kv_str(js, "kernel", f.release);
+	}
 	running_config(f.release);
 	print_verdict(&f, &v);
 	return v.can_trace ? PDT_EXIT_OK : PDT_EXIT_ERROR;

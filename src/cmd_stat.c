@@ -19,6 +19,7 @@
 #include "report.h"
 #include "commands.h"
 #include "exit_codes.h"
+#include "json.h"
 #include "log.h"
 #include "pdtrace.h"
 #include "kernel_facts.h"
@@ -29,11 +30,15 @@ static const char stat_name[] = "stat";
 
 static const struct argp_option stat_options[] = {
 	{ "duration", 'd', "SECONDS", 0, "Count for this long (without COMMAND)", 0 },
+	{ "format", 'f', "FORMAT", 0, "text (default) or json", 0 },
+	{ "json", 'j', NULL, 0, "Same as -f json", 0 },
+	{ "pretty", 'p', NULL, 0, "JSON, indented for people to read", 0 },
 	{},
 };
 
 struct stat_args {
 	double duration;
+	enum pdt_format format;
 	char **command; /* NULL-terminated, or NULL */
 };
 
@@ -44,6 +49,16 @@ static error_t parse_stat(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case 'd':
 		a->duration = pdt_parse_seconds(stat_name, "--duration", arg);
+		return 0;
+	case 'f':
+		if (pdt_parse_format(arg, &a->format) ||
+		    (a->format != PDT_FMT_TEXT && a->format != PDT_FMT_JSON))
+			pdt_die(PDT_EXIT_ERROR, "%s: unknown format '%s' (text, json)", stat_name,
+				arg);
+		return 0;
+	case 'j':
+	case 'p':
+		pdt_format_json(&a->format, key == 'p');
 		return 0;
 	case ARGP_KEY_ARG:
 		/* The rest is COMMAND with its own options: stop parsing here. */
@@ -90,7 +105,41 @@ static int cmp_rows(const void *a, const void *b)
 	return c ? c : (x->dev > y->dev) - (x->dev < y->dev);
 }
 
-static int print_stats(struct stat_bpf *skel)
+/*
+ * -f json: one object, the table's rows under "superblocks" with the table's names, and
+ * the calls on superblocks beyond the table (incomplete when not 0).
+ */
+static void print_json(const struct sb_row *rows, int n, unsigned long long beyond)
+{
+	struct pdt_json j;
+	int i;
+
+	pdt_json_init(&j, stdout);
+	pdt_json_obj_open(&j);
+	pdt_json_name(&j, "superblocks");
+	pdt_json_arr_open(&j);
+	for (i = 0; i < n; i++) {
+		char dev[24], fs[PDT_FSTYPE_LEN + 1], sid[PDT_SID_LEN + 1];
+
+		snprintf(fs, sizeof(fs), "%.*s", PDT_FSTYPE_LEN, rows[i].st.fs_type);
+		snprintf(sid, sizeof(sid), "%.*s", PDT_SID_LEN, rows[i].st.s_id);
+		pdt_format_dev(rows[i].dev, dev, sizeof(dev));
+		pdt_json_obj_open(&j);
+		pdt_json_kv_str(&j, "fs_type", fs);
+		pdt_json_kv_str(&j, "dev", dev);
+		pdt_json_kv_str(&j, "s_id", sid);
+		pdt_json_kv_uint(&j, "persisted", rows[i].st.made);
+		pdt_json_kv_uint(&j, "discarded", rows[i].st.discarded);
+		pdt_json_obj_close(&j);
+	}
+	pdt_json_arr_close(&j);
+	pdt_json_kv_uint(&j, "calls_beyond_table", beyond);
+	pdt_json_kv_bool(&j, "complete", !beyond);
+	pdt_json_obj_close(&j);
+	putchar('\n');
+}
+
+static int print_stats(struct stat_bpf *skel, enum pdt_format format, unsigned long long beyond)
 {
 	int fd = bpf_map__fd(skel->maps.sb_stats), n = 0, i;
 	static struct sb_row rows[PDT_MAX_SB];
@@ -102,6 +151,10 @@ static int print_stats(struct stat_bpf *skel)
 		prev = &key;
 	}
 	qsort(rows, n, sizeof(rows[0]), cmp_rows);
+	if (format == PDT_FMT_JSON) {
+		print_json(rows, n, beyond);
+		return n;
+	}
 	printf("%-16s %-9s %-20s %10s %10s\n", "FSTYPE", "DEV", "S_ID", "PERSISTED", "DISCARDED");
 	for (i = 0; i < n; i++) {
 		char dev[24], fs[4 * PDT_FSTYPE_LEN + 1], sid[4 * PDT_SID_LEN + 1];
@@ -162,8 +215,8 @@ int cmd_stat(int argc, char **argv)
 	}
 	status = run_workload(&args);
 	stat_bpf__detach(skel);
-	print_stats(skel);
 	full = pdt_percpu_sum(bpf_map__fd(skel->maps.counters), PDT_CNT_SB_FULL);
+	print_stats(skel, args.format, full);
 	if (full) {
 		fprintf(
 		    stderr,

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * `pdtrace trace`: the tracking of `check`, streaming findings as they happen
- * (and every lifecycle event with -v) until Ctrl-C or --duration; summary at exit.
+ * (and every lifecycle event with --events) until Ctrl-C or --duration; summary at exit.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -32,8 +32,13 @@ enum { OPT_SHOW_ADDRESSES = 0x200 };
 
 static const struct argp_option trace_options[] = {
 	{ "format", 'f', "FORMAT", 0, "text (default) or json (one object per line)", 0 },
+	{ "json", 'j', NULL, 0, "Same as -f json", 0 },
+	{ "pretty", 'p', NULL, 0, "JSON, each object indented over several lines", 0 },
 	{ "duration", 'd', "SECONDS", 0, "Stop after this long (default: until Ctrl-C)", 0 },
-	{ "verbose", 'v', NULL, 0, "Also print every lifecycle event", 0 },
+	{ "events", 'e', NULL, 0,
+	  "Also print every event the tracker sees (persist, discard, unpin, rename, removal, "
+	  "umount, module load and free), one line each",
+	  0 },
 	{ "show-addresses", OPT_SHOW_ADDRESSES, NULL, 0, "Print kernel addresses in stacks", 0 },
 	{ "output", 'o', "FILE", 0, "Write to FILE instead of stdout (reopened on SIGHUP)", 0 },
 	{},
@@ -42,7 +47,7 @@ static const struct argp_option trace_options[] = {
 struct trace_args {
 	enum pdt_format format;
 	double duration;
-	bool verbose;
+	bool events;
 	bool show_addresses;
 	const char *output;
 	struct pdt_tracker_opts tracker;
@@ -73,8 +78,12 @@ static error_t parse_trace(int key, char *arg, struct argp_state *state)
 	case 'd':
 		a->duration = pdt_parse_seconds(trace_name, "--duration", arg);
 		return 0;
-	case 'v':
-		a->verbose = true;
+	case 'j':
+	case 'p':
+		pdt_format_json(&a->format, key == 'p');
+		return 0;
+	case 'e':
+		a->events = true;
 		return 0;
 	case OPT_SHOW_ADDRESSES:
 		a->show_addresses = true;
@@ -112,7 +121,7 @@ static const struct argp trace_argp = {
 };
 
 /*
- * -v prints the lifecycle of entries: not the self-check's walk, nor the counts of
+ * --events prints the lifecycle of entries: not the self-check's walk, nor the counts of
  * elided entries (user space's own events, the books' input).
  */
 static bool lifecycle_event(unsigned int type)
@@ -121,7 +130,7 @@ static bool lifecycle_event(unsigned int type)
 	       type != PDT_EV_ELIDED;
 }
 
-/* -v: a module's load or free, by name. */
+/* --events: a module's load or free, by name. */
 static void print_module(const struct pdt_module_event *e, enum pdt_format format)
 {
 	char name[PDT_MODNAME_LEN + 1], comm[PDT_COMM_LEN + 1];
@@ -148,7 +157,7 @@ static void print_module(const struct pdt_module_event *e, enum pdt_format forma
 	}
 }
 
-/* -v: one line per lifecycle event, never an address. */
+/* --events: one line per lifecycle event, never an address. */
 static void print_event(const void *data, size_t size, void *ctx)
 {
 	const struct pdt_event_full *e = data;
@@ -335,7 +344,7 @@ int cmd_trace(int argc, char **argv)
 	} else {
 		args.output = NULL;
 	}
-	if (args.verbose) {
+	if (args.events) {
 		args.tracker.every_event = true; /* an elided entry would print no line */
 		args.tracker.on_raw = print_event;
 		args.tracker.raw_ctx = &tc;

@@ -2,7 +2,7 @@
 /*
  * `pdtrace watch`: live per-superblock persistent counts, like top or bpftop.
  * A screen refreshed in place on a terminal; one timestamped line per
- * superblock per interval otherwise; one JSON object per interval with --json;
+ * superblock per interval otherwise; one JSON object per interval with -f json;
  * and a Prometheus textfile rewritten atomically with --prometheus.
  */
 #include <errno.h>
@@ -34,16 +34,24 @@
 
 static const char watch_name[] = "watch";
 
-enum { OPT_PROM = 0x200, OPT_SORT, OPT_FS, OPT_JSON };
+enum { OPT_PROM = 0x200, OPT_SORT, OPT_FS };
 
 static const struct argp_option watch_options[] = {
 	{ "interval", 'i', "SECONDS", 0, "Refresh every SECONDS (default 1)", 0 },
 	{ "count", 'n', "COUNT", 0, "Stop after COUNT refreshes", 0 },
 	{ "fs", OPT_FS, "TYPE,...", 0, "Only these filesystem types", 0 },
-	{ "sort", OPT_SORT, "FIELD", 0,
-	  "persistent (default), made, discarded, fstype or mountpoint", 0 },
-	{ "json", OPT_JSON, NULL, 0, "One JSON object per interval", 0 },
-	{ "prometheus", OPT_PROM, "FILE", 0, "Rewrite FILE each interval (textfile collector)", 0 },
+	{ "sort", OPT_SORT, "FIELD", 0, "persistent (default), made, discarded, fs or mountpoint",
+	  0 },
+	{ "format", 'f', "FORMAT", 0,
+	  "text (default: a screen on a terminal, lines elsewhere) or json (one object per "
+	  "interval)",
+	  0 },
+	{ "json", 'j', NULL, 0, "Same as -f json", 0 },
+	{ "pretty", 'p', NULL, 0, "JSON, each object indented over several lines", 0 },
+	{ "prometheus", OPT_PROM, "FILE", 0,
+	  "Rewrite FILE each interval (textfile collector); stdout then gets only findings, "
+	  "unless it is a terminal or -f is given",
+	  0 },
 	{},
 };
 
@@ -56,7 +64,8 @@ struct watch_args {
 	const char *only[MAX_FS];
 	size_t nonly;
 	enum watch_sort sort;
-	bool json;
+	enum pdt_format format;
+	bool format_given; /* -f, -j, -p or --json */
 	const char *prometheus;
 	struct pdt_tracker_opts tracker;
 };
@@ -100,7 +109,8 @@ struct watch_state {
 	unsigned long long serial_seen;	 /* rules superblocks up to this serial have a row */
 	unsigned long long gone_unshown; /* gone without a row of their own (WATCH_GONE_ROWS) */
 	char status[400];
-	bool terminal;
+	bool terminal; /* the screen: a terminal that understands ANSI escapes */
+	bool quiet;    /* --prometheus to a pipe or file: only findings on stdout */
 	struct timespec start;
 	struct timespec last; /* the last render */
 	long done;	      /* renders since the first */
@@ -155,12 +165,21 @@ static error_t parse_watch(int key, char *arg, struct argp_state *state)
 	case OPT_SORT:
 		if (watch_parse_sort(arg, &a->sort))
 			pdt_die(PDT_EXIT_ERROR,
-				"%s: unknown sort field '%s' (persistent, made, discarded, fstype, "
+				"%s: unknown sort field '%s' (persistent, made, discarded, fs, "
 				"mountpoint)",
 				watch_name, arg);
 		return 0;
-	case OPT_JSON:
-		a->json = true;
+	case 'f':
+		if (pdt_parse_format(arg, &a->format) ||
+		    (a->format != PDT_FMT_TEXT && a->format != PDT_FMT_JSON))
+			pdt_die(PDT_EXIT_ERROR, "%s: unknown format '%s' (text, json)", watch_name,
+				arg);
+		a->format_given = true;
+		return 0;
+	case 'j':
+	case 'p':
+		pdt_format_json(&a->format, key == 'p');
+		a->format_given = true;
 		return 0;
 	case OPT_PROM:
 		a->prometheus = arg;
@@ -444,12 +463,12 @@ static void render(struct watch_state *w, double dt)
 	for (k = 0; k < PDT_KIND_MAX; k++)
 		h.findings[k] = pdt_rules_count(pdt_tracker_rules(w->t), k);
 	h.status = w->status[0] ? w->status : NULL;
-	if (w->args->json) {
+	if (w->args->format == PDT_FMT_JSON) {
 		watch_render_json(stdout, time(NULL), &h, rows, n);
 	} else if (w->terminal) {
 		terminal_size(&cols, &lines);
 		watch_render_screen(stdout, &h, rows, n, cols, lines);
-	} else {
+	} else if (!w->quiet) {
 		watch_render_lines(stdout, time(NULL), &h, rows, n);
 	}
 	if (w->args->prometheus)
@@ -467,7 +486,7 @@ static void on_finding(const struct pdt_finding *f, void *ctx)
 	snprintf(w->status, sizeof(w->status), "finding: %s: %s: %s %s %s", pdt_kind_name(f->kind),
 		 f->rule, pdt_text_esc(fs, sizeof(fs), f->fs_type), dev,
 		 pdt_text_esc(path, sizeof(path), f->path));
-	if (w->args->json) {
+	if (w->args->format == PDT_FMT_JSON) {
 		struct pdt_json j;
 
 		pdt_json_init(&j, stdout);
@@ -544,6 +563,17 @@ static bool tick(void *ctx)
 	return w->args->count && ++w->done >= w->args->count;
 }
 
+/*
+ * stdout is a terminal that takes the screen's escapes: TERM unset or "dumb" (Emacs'
+ * shell, a serial console) gets lines, as a pipe does.
+ */
+static bool ansi_terminal(void)
+{
+	const char *term = getenv("TERM");
+
+	return isatty(STDOUT_FILENO) && term && term[0] && strcmp(term, "dumb");
+}
+
 /* Attached: seed the counts, then show them at once. */
 static int started(struct pdt_tracker *t, void *ctx, char *err, size_t errlen)
 {
@@ -557,7 +587,12 @@ static int started(struct pdt_tracker *t, void *ctx, char *err, size_t errlen)
 	/* Attached first, then walked: nothing made meanwhile is missed (it may count twice). */
 	seed(w);
 	clock_gettime(CLOCK_MONOTONIC, &w->start);
-	w->terminal = !w->args->json && isatty(STDOUT_FILENO);
+	w->terminal = w->args->format == PDT_FMT_TEXT && ansi_terminal();
+	/*
+	 * A service writes the metrics to a file; its stdout (the journal) gets the findings
+	 * and not a line per superblock every interval. -f asks for the stream as well.
+	 */
+	w->quiet = w->args->prometheus && !w->args->format_given && !isatty(STDOUT_FILENO);
 	sigaction(SIGWINCH, &wa, NULL);
 	if (w->terminal)
 		setup_terminal();

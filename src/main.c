@@ -33,7 +33,6 @@ struct main_args {
 };
 
 static const struct argp_option main_options[] = {
-	{ "verbose", 'v', NULL, 0, "Print libbpf's messages (twice: also its debug output)", 0 },
 	{ "version", 'V', NULL, 0, "Print the version and exit", 0 },
 	{},
 };
@@ -62,9 +61,6 @@ static error_t parse_main(int key, char *arg, struct argp_state *state)
 
 	(void)arg;
 	switch (key) {
-	case 'v':
-		pdt_verbose++;
-		return 0;
 	case 'V':
 		print_version();
 		exit(PDT_EXIT_OK);

@@ -18,14 +18,15 @@ _Static_assert(PDT_DEFAULT_RINGBUF_PAGES == 2048, "--ringbuf-pages help");
 
 static const struct argp_option trace_options[] = {
 	{ "dput", OPT_DPUT, NULL, 0,
-	  "Trace dput() too: the culprit of an eaten persistence reference is then caught at "
-	  "the call itself (costly on lookups)",
+	  "Trace dput() too: a dput() that drops an entry's persistent reference is then "
+	  "caught with its own stack (costly on lookups)",
 	  0 },
-	{ "no-dput", OPT_NO_DPUT, NULL, 0, "Do not trace dput() (the default)", 0 },
+	{ "no-dput", OPT_NO_DPUT, NULL, 0,
+	  "Do not trace dput(): the default; cancels an earlier --dput", 0 },
 	{ "user-stacks", OPT_USER_STACKS, NULL, 0,
 	  "Keep the kernel stack of user-space creations too (by default: their pid and comm)", 0 },
 	{ "no-self-check", OPT_NO_SELF_CHECK, NULL, 0,
-	  "Do not check the books against the kernel's trees before stopping", 0 },
+	  "Skip the final check that pdtrace's counts match the entries the kernel holds", 0 },
 	{ "ringbuf-pages", OPT_RINGBUF_PAGES, "N", 0,
 	  "Event ring buffer of N 4 KiB pages, a power of two (default 2048: 8 MiB)", 0 },
 	{},

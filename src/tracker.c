@@ -476,7 +476,7 @@ int pdt_tracker_open(struct pdt_tracker *t, const struct pdt_tracker_opts *o, ch
 	select_programs(t, &f, o);
 	bpf_map__set_max_entries(t->skel->maps.events, pages * 4096);
 	t->skel->rodata->pdt_user_stacks = o->user_stacks;
-	/* no-elide (PDTRACE_TESTING): stream every entry, as trace -v does. */
+	/* no-elide (PDTRACE_TESTING): stream every entry, as trace -e does. */
 	t->skel->rodata->pdt_elide = !o->every_event && !o->user_stacks && !pdt_testing("no-elide");
 	t->skel->rodata->pdt_ring_size = (__u64)pages * 4096;
 	set_table_sizes(t);

@@ -21,9 +21,9 @@ struct pdt_tracker_opts {
 	bool dput;		    /* hook dput() too (its rule is off without it) */
 	bool user_stacks;	    /* kernel stacks of user-space creations too */
 	bool no_self_check;	    /* no walk of the trees at stop (see selfcheck.c) */
-	bool every_event;	    /* no elision: every persist and discard streamed (trace -v) */
+	bool every_event;	    /* no elision: every persist and discard streamed (trace -e) */
 	unsigned int ringbuf_pages; /* of 4 KiB, power of two; 0: PDT_DEFAULT_RINGBUF_PAGES */
-	/* Every raw event before the rules see it (trace -v, record); optional. */
+	/* Every raw event before the rules see it (trace -e, record); optional. */
 	void (*on_raw)(const void *data, size_t size, void *ctx);
 	/* A new superblock, with the mountinfo text its mountpoint was read from (record). */
 	void (*on_new_sb)(const struct pdt_sb *sb, const char *mountinfo, size_t len, void *ctx);

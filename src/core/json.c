@@ -19,9 +19,17 @@ void pdt_json_str(FILE *fp, const char *s)
 	fputc('"', fp);
 }
 
+static bool pretty_default;
+
+void pdt_json_set_pretty(bool pretty)
+{
+	pretty_default = pretty;
+}
+
 void pdt_json_init(struct pdt_json *j, FILE *fp)
 {
 	j->fp = fp;
+	j->pretty = pretty_default;
 	j->depth = 0;
 	j->need_comma[0] = false;
 	j->after_name = false;
@@ -37,6 +45,8 @@ static void sep(struct pdt_json *j)
 	if (j->need_comma[j->depth])
 		fputc(',', j->fp);
 	j->need_comma[j->depth] = true;
+	if (j->pretty && j->depth > 0)
+		fprintf(j->fp, "\n%*s", 2 * j->depth, "");
 }
 
 static void jopen(struct pdt_json *j, char c)
@@ -50,6 +60,9 @@ static void jopen(struct pdt_json *j, char c)
 
 static void jclose(struct pdt_json *j, char c)
 {
+	/* An empty object or array stays on one line: {} and []. */
+	if (j->pretty && j->need_comma[j->depth])
+		fprintf(j->fp, "\n%*s", 2 * (j->depth - 1), "");
 	fputc(c, j->fp);
 	if (j->depth > 0)
 		j->depth--;
@@ -79,7 +92,7 @@ void pdt_json_name(struct pdt_json *j, const char *name)
 {
 	sep(j);
 	pdt_json_str(j->fp, name);
-	fputc(':', j->fp);
+	fputs(j->pretty ? ": " : ":", j->fp);
 	j->after_name = true;
 }
 

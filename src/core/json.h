@@ -2,7 +2,8 @@
 /*
  * The JSON writer every JSON output goes through (like bpftool's json_writer): it
  * places the commas and colons and escapes every string, so no caller assembles JSON
- * by hand. Compact: no whitespace between tokens.
+ * by hand. Compact by default: no whitespace between tokens; indented (bpftool's -p)
+ * once pdt_json_set_pretty(true) was called.
  */
 #ifndef PDT_JSON_H
 #define PDT_JSON_H
@@ -17,7 +18,14 @@ struct pdt_json {
 	int depth;
 	bool need_comma[PDT_JSON_MAX_DEPTH]; /* a value was written at this level */
 	bool after_name;		     /* the next value follows "name": */
+	bool pretty;			     /* indented, two spaces a level */
 };
+
+/*
+ * Every writer initialised after this call indents (true) or not (false, the default).
+ * A process-wide choice, as bpftool's -p: one option changes every JSON output.
+ */
+void pdt_json_set_pretty(bool pretty);
 
 /*
  * S as a JSON string, quotes included. Names from the kernel are bytes, not

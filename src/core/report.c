@@ -419,8 +419,8 @@ void pdt_report_summary(FILE *fp, const struct pdt_report *r)
 	char dev[24], cmd[1024], rel[4 * 65];
 	size_t i;
 
-	fprintf(fp, "%-12s %-8s %-16s %-20s %7s %9s %8s %7s %5s %s\n", "FSTYPE", "DEV", "S_ID",
-		"MOUNTPOINT", "MADE", "DISCARDED", "UNPINNED", "PERSIST", "FINDS", "STATE");
+	fprintf(fp, "%-12s %-8s %-16s %-20s %7s %9s %8s %10s %5s %s\n", "FSTYPE", "DEV", "S_ID",
+		"MOUNTPOINT", "MADE", "DISCARDED", "UNPINNED", "PERSISTENT", "FINDS", "STATE");
 	for (i = 0; i < pdt_rules_nsbs(r->rules); i++) {
 		const struct pdt_sb *sb = pdt_rules_sb(r->rules, i);
 		const char *mp = i < r->nmounts && r->mounts[i].path[0] ? r->mounts[i].path : "-";
@@ -430,7 +430,7 @@ void pdt_report_summary(FILE *fp, const struct pdt_report *r)
 		if (!sb)
 			continue; /* retired: in the line below */
 		pdt_format_dev(sb->dev, dev, sizeof(dev));
-		fprintf(fp, "%-12s %-8s %-16s %-20s %7llu %9llu %8llu %7lld %5llu %s\n",
+		fprintf(fp, "%-12s %-8s %-16s %-20s %7llu %9llu %8llu %10lld %5llu %s\n",
 			pdt_text_esc(fs, sizeof(fs), sb->fs_type), dev,
 			pdt_text_esc(sid, sizeof(sid), sb->s_id),
 			pdt_text_esc(mpe, sizeof(mpe), mp), sb->made, sb->discarded, sb->unpinned,

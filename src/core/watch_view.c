@@ -8,7 +8,7 @@
 
 int watch_parse_sort(const char *s, enum watch_sort *sort)
 {
-	static const char *const names[] = { "persistent", "made", "discarded", "fstype",
+	static const char *const names[] = { "persistent", "made", "discarded", "fs",
 					     "mountpoint" };
 	size_t i;
 
@@ -17,6 +17,11 @@ int watch_parse_sort(const char *s, enum watch_sort *sort)
 			*sort = (enum watch_sort)i;
 			return 0;
 		}
+	/* The name it had before --fs and the suppressions' fs: spelt it so. */
+	if (!strcmp(s, "fstype")) {
+		*sort = WATCH_SORT_FS;
+		return 0;
+	}
 	return -1;
 }
 
@@ -38,7 +43,7 @@ static int cmp_rows(const void *a, const void *b)
 		c = (y->discarded_rate > x->discarded_rate) -
 		    (y->discarded_rate < x->discarded_rate);
 		break;
-	case WATCH_SORT_FSTYPE:
+	case WATCH_SORT_FS:
 		c = strcmp(x->fs_type, y->fs_type);
 		break;
 	case WATCH_SORT_MOUNTPOINT:
@@ -97,8 +102,8 @@ void watch_render_screen(FILE *fp, const struct watch_header *h, const struct wa
 	clipped(fp, line, width);
 	clipped(fp, h->status ? h->status : "", width);
 	fputs("\033[7m", fp);
-	snprintf(line, sizeof(line), "%-12s %-8s %-24s %10s %8s %8s %8s %6s", "FSTYPE", "DEV",
-		 "MOUNTPOINT", "PERSISTENT", "MADE/s", "DISC/s", "UNPINNED", "FINDS");
+	snprintf(line, sizeof(line), "%-12s %-8s %-24s %10s %8s %11s %8s %6s", "FSTYPE", "DEV",
+		 "MOUNTPOINT", "PERSISTENT", "MADE/s", "DISCARDED/s", "UNPINNED", "FINDS");
 	fprintf(fp, "%-*.*s\033[0m\r\n", width, width, line);
 	used = 3;
 	for (i = 0; i < n && used < height - 1; i++, used++) {
@@ -106,7 +111,7 @@ void watch_render_screen(FILE *fp, const struct watch_header *h, const struct wa
 
 		mount_str(r, mp, sizeof(mp));
 		pdt_format_dev(r->dev, dev, sizeof(dev));
-		snprintf(line, sizeof(line), "%-12s %-8s %-24.64s %9lld%s %8.1f %8.1f %8llu %6llu",
+		snprintf(line, sizeof(line), "%-12s %-8s %-24.64s %9lld%s %8.1f %11.1f %8llu %6llu",
 			 pdt_text_esc(fs, sizeof(fs), r->fs_type), dev, mp, r->persistent,
 			 r->seeded ? "*" : " ", r->made_rate, r->discarded_rate, r->unpinned,
 			 r->findings);

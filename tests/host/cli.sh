@@ -89,6 +89,28 @@ grep -q '^pdtrace doctor: kernel configuration .* (Linux 6.18.0)$' "$tmp/out" &&
 	! grep -q 'lets pdtrace trace' "$tmp/out" &&
 	ok "doctor --config: a 6.18 configuration is not said to let pdtrace trace" ||
 	not_ok "doctor --config: a 6.18 configuration is not said to let pdtrace trace" "$(cat "$tmp/out")"
+# doctor -j: the same verdict as one JSON object.
+run "doctor -j --config on the fragment" 0 doctor -j --config "$frag"
+python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(not (d["can_trace"] is True and d["problems"] == [] and d["config"] == sys.argv[2]
+	and all(o["status"] == "ok" for o in d["options"]) and len(d["options"]) >= 10))' "$tmp/out" "$frag" &&
+	ok "doctor -j --config: every option ok, can_trace" || not_ok "doctor -j --config: every option ok, can_trace" "$(cat "$tmp/out")"
+run "doctor -p --config without BTF" 2 doctor -p --config "$tmp/nobtf.config"
+python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+o = {x["option"]: x for x in d["options"]}
+sys.exit(not (d["can_trace"] is False and len(d["problems"]) == 1
+	and o["CONFIG_DEBUG_INFO_BTF"]["status"] == "missing" and o["CONFIG_ANDROID_BINDERFS"]["status"] == "absent"))' "$tmp/out" &&
+	[ "$(wc -l <"$tmp/out")" -gt 10 ] &&
+	ok "doctor -p --config without BTF: indented, the missing option, cannot trace" ||
+	not_ok "doctor -p --config without BTF: indented, the missing option, cannot trace" "$(cat "$tmp/out")"
+"$bin" doctor -j >"$tmp/out" 2>/dev/null
+python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(not (d["kernel"] and d["requirements"] and isinstance(d["can_trace"], bool)))' "$tmp/out" &&
+	ok "doctor -j on this kernel: one object, its requirements and verdict" ||
+	not_ok "doctor -j on this kernel: one object, its requirements and verdict" "$(cat "$tmp/out")"
 run "doctor --config of a missing file" 2 doctor --config "$tmp/nonexistent"
 one_line_error "doctor --config of a missing file" "doctor: cannot read '$tmp/nonexistent'"
 run "doctor --config of something else" 2 doctor --config "$top/README.md"
@@ -138,6 +160,76 @@ run "trace kcidb" 2 trace -f kcidb
 one_line_error "trace kcidb" "trace: unknown format 'kcidb'"
 run "trace extra argument" 2 trace foo
 one_line_error "trace extra argument" "trace: unexpected argument 'foo'"
+# One meaning of -v everywhere: libbpf's messages (--debug, bpftool's name, too), before
+# the command or after it; every command takes it, and the parser goes on past it.
+for cmd in check trace watch record report stat doctor; do
+	for v in -v --verbose --debug -vv; do
+		run "$cmd $v" 2 $cmd $v --bogus
+		one_line_error "$cmd $v" "$cmd: unknown option '--bogus'"
+	done
+done
+run "-v before the command" 2 -v -v doctor --bogus
+one_line_error "-v before the command" "doctor: unknown option '--bogus'"
+run "--usage is gone" 2 --usage
+one_line_error "--usage is gone" "unknown option '--usage'"
+run "check --usage is gone" 2 check --usage -- true
+one_line_error "check --usage is gone" "check: unknown option '--usage'"
+# trace's every-event mode is -e, --events.
+for e in -e --events; do
+	run "trace $e" 2 trace $e --bogus
+	one_line_error "trace $e" "trace: unknown option '--bogus'"
+done
+# JSON as bpftool spells it: -j (-f json), -p (indented); watch takes -f json, --json too.
+for cmd in check trace watch report stat doctor; do
+	for j in -j --json -p --pretty "-f json" --format=json; do
+		run "$cmd $j" 2 $cmd $j --bogus
+		one_line_error "$cmd $j" "$cmd: unknown option '--bogus'"
+	done
+done
+for cmd in watch stat doctor; do
+	run "$cmd -f junit" 2 $cmd -f junit
+	one_line_error "$cmd -f junit" "$cmd: unknown format 'junit' (text, json)$"
+done
+for cmd in record; do
+	run "$cmd has no -j" 2 $cmd -j
+	one_line_error "$cmd has no -j" "$cmd: unknown option '-j'"
+done
+rec=$top/tests/fuzz/corpus/rec-faultfs-orphan.pdtrec
+"$bin" report -f json "$rec" >"$tmp/f.json" 2>/dev/null
+"$bin" report -j "$rec" >"$tmp/j.json" 2>/dev/null
+cmp -s "$tmp/f.json" "$tmp/j.json" && [ "$(wc -l <"$tmp/j.json")" -eq 1 ] &&
+	ok "report -j: the report of -f json, one line" || not_ok "report -j: the report of -f json, one line" "$(head -c 300 "$tmp/j.json")"
+"$bin" report -p "$rec" >"$tmp/p.json" 2>/dev/null
+python3 -c 'import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:])
+sys.exit(a != b)' "$tmp/f.json" "$tmp/p.json" && [ "$(wc -l <"$tmp/p.json")" -gt 50 ] &&
+	grep -q '^  "summary": {$' "$tmp/p.json" && grep -q '^      "kind": "leak",$' "$tmp/p.json" &&
+	ok "report -p: the same JSON, indented two spaces a level" ||
+	not_ok "report -p: the same JSON, indented two spaces a level" "$(head -20 "$tmp/p.json")"
+"$bin" report -p -f text "$rec" >"$tmp/pt.txt" 2>/dev/null
+"$bin" report "$rec" >"$tmp/t.txt" 2>/dev/null
+cmp -s "$tmp/pt.txt" "$tmp/t.txt" && ok "report -p -f text: the last format given wins" ||
+	not_ok "report -p -f text: the last format given wins" "$(head -5 "$tmp/pt.txt")"
+# watch's sort field is fs, as --fs and the suppressions' fs: say; fstype still works.
+for f in fs fstype; do
+	run "watch --sort $f" 2 watch --sort $f --bogus
+	one_line_error "watch --sort $f" "watch: unknown option '--bogus'"
+done
+run "watch --sort bogus" 2 watch --sort bogus
+one_line_error "watch --sort bogus" "watch: unknown sort field 'bogus' (persistent, made, discarded, fs, mountpoint)$"
+# --help: no line of blanks alone (argp leaves one when a description fills the line).
+for cmd in "" check trace watch record report stat doctor; do
+	"$bin" $cmd --help >"$tmp/out" 2>&1
+	! grep -qn '^ \+$' "$tmp/out" && ok "${cmd:-pdtrace} --help: no line of blanks" ||
+		not_ok "${cmd:-pdtrace} --help: no line of blanks" "$(grep -n '^ \+$' "$tmp/out")"
+done
+# Plain words in --help: the jargon the glossary (docs/findings.md) explains stays there.
+for cmd in check trace watch record report stat doctor; do
+	"$bin" $cmd --help
+done >"$tmp/allhelp" 2>&1
+! grep -qiw 'books\|eaten\|adopted' "$tmp/allhelp" && ok "--help speaks without books, eaten, adopted" ||
+	not_ok "--help speaks without books, eaten, adopted" "$(grep -iw 'books\|eaten\|adopted' "$tmp/allhelp")"
+
 # The tracing options, one parser shared by every command that traces.
 for cmd in check trace watch record; do
 	case $cmd in check) tail=(-- true) ;; record) tail=(-o "$tmp/r" -- true) ;; *) tail=() ;; esac
@@ -581,7 +673,7 @@ fi
 san=$top/build/san/pdtrace dyn=$top/build/dyn/pdtrace
 for args in "--help" "--version" "--bogus" "frobnicate" "doctor" "doctor -x" \
 	"stat --duration abc" "check -f yaml -- true" "check -- true" "check -o /nonexistent/x -- true" \
-	"trace -f junit" "watch --sort bogus" "watch -i 0.01" "watch --fs ext4" \
+	"trace -f junit" "watch --sort bogus" "watch -i 0.01" "watch --fs ext4" "watch -f ktap" "stat -p -f yaml" \
 	"check --ringbuf-pages 3 -- true" "watch --max-dentries 99999999999999999999999" \
 	"record -o /nonexistent/x --ringbuf-pages" "trace --ringbuf-pages 1 --max-dentries 64"; do
 	want=$("$bin" $args >/dev/null 2>&1; echo $?)
@@ -604,7 +696,7 @@ done
 
 # report's paths (the reader, replay, every format) and record's early errors, likewise.
 for args in "report $corpus/rec-faultfs-removal.pdtrec" "report -f json $corpus/rec-faultfs-leak.pdtrec" \
-	"report -f junit --show-addresses $corpus/rec-faultfs-orphan.pdtrec" \
+	"report -f junit --show-addresses $corpus/rec-faultfs-orphan.pdtrec" "report -p $corpus/rec-faultfs-orphan.pdtrec" \
 	"report $corpus/rec-killed-truncated.pdtrec" "report $tmp/bad.pdtrec" "report $tmp/cut.pdtrec" \
 	"report $tmp/empty" "report $top/README.md" "record -o $tmp/v.pdtrec -- true" "record -- true"; do
 	want=$("$bin" $args >/dev/null 2>&1; echo $?)

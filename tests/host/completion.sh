@@ -45,8 +45,8 @@ expect() {
 }
 # The options 'pdtrace [COMMAND] --help' prints, one per line (as tests/host/man.sh).
 help_opts() {
-	"$bin" "$@" --help | sed -nE 's/^ {2,6}(-([a-zA-Z]), )?--([a-z][a-z-]*).*/-\2 --\3/p' |
-		tr ' ' '\n' | grep -v '^-$' | sort -u
+	"$bin" "$@" --help | grep -E '^ {2,6}-' | sed -E 's/^ +//; s/(=[A-Z,.]+)?  .*//' |
+		grep -oE '(^|, )--?[a-zA-Z][a-zA-Z-]*' | sed 's/^, //' | sort -u
 }
 
 bash -n "$comp"
@@ -69,7 +69,7 @@ for c in $commands; do
 	expect "pdtrace $c -" $(help_opts "$c") $extra
 done
 expect "pdtrace check " $(help_opts check) --
-expect "pdtrace -v trace --d" --dput --duration
+expect "pdtrace -v trace --d" --debug --dput --duration
 expect "pdtrace frobnicate -"
 
 # Option values: each offered is one the binary takes (it goes on to the next option,
@@ -82,7 +82,10 @@ expect "pdtrace check -f " text json junit ktap kcidb
 expect "pdtrace report --format=" text json junit ktap kcidb
 expect "pdtrace report --format=j" json junit
 expect "pdtrace trace -f " text json
-for c in check report trace; do
+expect "pdtrace watch -f " text json
+expect "pdtrace stat --format=" text json
+expect "pdtrace doctor -f " text json
+for c in check report trace watch stat doctor; do
 	for v in $(complete_line "pdtrace $c -f "); do
 		accepts $c -f "$v"
 		check $? "$c takes the offered format $v" "$(cat "$tmp/err")"
@@ -106,7 +109,8 @@ for v in $(complete_line "pdtrace watch --fs "); do
 done >"$tmp/fsbad"
 [ ! -s "$tmp/fsbad" ]
 check $? "watch takes every --fs type offered" "$(cat "$tmp/fsbad")"
-sorts=$(sed -n '/^int watch_parse_sort/,/^}/p' "$top/src/core/watch_view.c" | grep -oE '"[a-z]+"' | tr -d '"')
+# The names of its table (the old "fstype" is accepted, not offered).
+sorts=$(sed -n '/^int watch_parse_sort/,/^}/p' "$top/src/core/watch_view.c" | sed -n '/names\[\] = {/,/};/p' | grep -oE '"[a-z]+"' | tr -d '"')
 [ "$(echo "$sorts" | wc -w)" -eq 5 ]
 check $? "the sort fields of watch (src/core/watch_view.c)" "$sorts"
 expect "pdtrace watch --sort " $sorts

@@ -15,8 +15,8 @@ trap 'rm -rf "$tmp"' EXIT
 # The options 'pdtrace [COMMAND] --help' prints, one per line (-f and --format apart):
 # argp puts them two to six columns in, the descriptions further.
 help_opts() {
-	"$bin" "$@" --help | sed -nE 's/^ {2,6}(-([a-zA-Z]), )?--([a-z][a-z-]*).*/-\2 --\3/p' |
-		tr ' ' '\n' | grep -v '^-$' | sort -u
+	"$bin" "$@" --help | grep -E '^ {2,6}-' | sed -E 's/^ +//; s/(=[A-Z,.]+)?  .*//' |
+		grep -oE '(^|, )--?[a-zA-Z][a-zA-Z-]*' | sed 's/^, //' | sort -u
 }
 # The options a page documents: the Fl arguments of the .It lines of its OPTIONS
 # section ('.It Fl f Ar format , Fl \-format Ns = Ns Ar format' is -f and --format).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `make hunt`: load, exercise and unload, under one `pdtrace trace -v -f json --dput` per
+# `make hunt`: load, exercise and unload, under one `pdtrace trace --events -f json --dput` per
 # boot, every module of Debian's packaged kernel that touches a tree-in-dcache
 # filesystem (tests/hunt/select.sh), in the VM harness (tests/vm/run.sh, software
 # emulation), as many per boot as the boot lasts. A module that takes the guest down (a

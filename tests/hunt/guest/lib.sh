@@ -4,7 +4,7 @@
 #
 # Everything goes to stdout, the results channel, which the host reads as it comes (a
 # module that takes the guest down leaves its "@hunt begin" without its "@hunt end"):
-#   pdtrace trace -v -f json: one JSON object a line per lifecycle event and finding
+#   pdtrace trace --events -f json: one JSON object a line per lifecycle event and finding
 #   @hunt boot RELEASE DEV...   the tmpfs superblocks of the guest itself, not counted
 #   @hunt begin IDX NAME        before the module's turn
 #   @hunt note IDX WHAT...      what happened on the way (a dependency that did not load,
@@ -147,7 +147,7 @@ hunt_setup() {
 # pdtrace on the results channel (a tty: one line at a time, in order), every rule on.
 hunt_trace() {
 	local i
-	$PDTRACE trace -v -f json --dput 2>/run/hunt-trace.err &
+	$PDTRACE trace --events -f json --dput 2>/run/hunt-trace.err &
 	TRACE_PID=$!
 	for i in $(seq 1 300); do
 		grep -q 'tracing persistent dentries' /run/hunt-trace.err && return 0

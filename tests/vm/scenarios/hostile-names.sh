@@ -1,7 +1,7 @@
 # Names are whatever their makers chose. Entries named with every byte 0x01-0x1f and
 # 0x7f, quotes, a backslash, <&>, bytes that are not UTF-8 and 255 bytes, on a tmpfs
 # mounted at a directory whose own name holds an escape sequence and a tab: every
-# line of trace -v's JSON and check's JSON pass a strict parser (pdt-jsonck), and no
+# line of trace -e's JSON and check's JSON pass a strict parser (pdt-jsonck), and no
 # control byte or non-ASCII byte reaches a terminal from the text outputs; the same for
 # watch (lines, JSON, the Prometheus file) and for record + report.
 # timeout: 240
@@ -33,9 +33,9 @@ expect_eq "$?" 0 "check text: exit 0"
 expect_eq "$(raw /tmp/hn.txt)" 0 "check text: no control byte reaches the terminal"
 expect_grep '/mnt/h\\x1b\[31mred\\x09tab' /tmp/hn.txt "check text: the mountpoint escaped"
 
-# trace -v: every lifecycle event with its path, in JSON and in text.
+# trace -e (--events): every lifecycle event with its path, in JSON and in text.
 for fmt in json text; do
-	$PDTRACE trace -v -f $fmt >/tmp/hn-trace.$fmt 2>/tmp/hn-trace.$fmt.err &
+	$PDTRACE trace -e -f $fmt >/tmp/hn-trace.$fmt 2>/tmp/hn-trace.$fmt.err &
 	pid=$!
 	i=0
 	while ! grep -q 'tracing persistent dentries' /tmp/hn-trace.$fmt.err && [ $i -lt 600 ]; do
@@ -46,18 +46,18 @@ for fmt in json text; do
 	wait $pid
 	echo "trace $fmt: exit $?"
 done
-pdt-jsonck --lines /tmp/hn-trace.json && pass "trace -v JSON: every line valid" ||
-	fail "trace -v JSON: a line is not valid"
-expect_eq "$(grep -c '"event":"persist"' /tmp/hn-trace.json)" $n_made "trace -v JSON: every persist, one line each"
-expect_grep '"path":"/n\\u001bx"' /tmp/hn-trace.json "trace -v JSON: ESC escaped in a path"
-expect_grep '"path":"/n\\nx"' /tmp/hn-trace.json "trace -v JSON: a newline escaped"
-expect_grep '"path":"/q\\"b\\\\s"' /tmp/hn-trace.json "trace -v JSON: quote and backslash escaped"
-expect_eq "$(raw /tmp/hn-trace.text)" 0 "trace -v text: no control byte reaches the terminal"
-expect_eq "$(grep -c '^persist ' /tmp/hn-trace.text)" $n_made "trace -v text: one line per persist"
-expect_grep '/d\\x1b\]0;title\\x07/f\\x0ax' /tmp/hn-trace.text "trace -v text: a nested path escaped"
+pdt-jsonck --lines /tmp/hn-trace.json && pass "trace -e JSON: every line valid" ||
+	fail "trace -e JSON: a line is not valid"
+expect_eq "$(grep -c '"event":"persist"' /tmp/hn-trace.json)" $n_made "trace -e JSON: every persist, one line each"
+expect_grep '"path":"/n\\u001bx"' /tmp/hn-trace.json "trace -e JSON: ESC escaped in a path"
+expect_grep '"path":"/n\\nx"' /tmp/hn-trace.json "trace -e JSON: a newline escaped"
+expect_grep '"path":"/q\\"b\\\\s"' /tmp/hn-trace.json "trace -e JSON: quote and backslash escaped"
+expect_eq "$(raw /tmp/hn-trace.text)" 0 "trace -e text: no control byte reaches the terminal"
+expect_eq "$(grep -c '^persist ' /tmp/hn-trace.text)" $n_made "trace -e text: one line per persist"
+expect_grep '/d\\x1b\]0;title\\x07/f\\x0ax' /tmp/hn-trace.text "trace -e text: a nested path escaped"
 # watch: lines, JSON and the Prometheus file, with the hostile mountpoint in each.
 for mode in lines json; do
-	opt=; [ $mode = json ] && opt=--json
+	opt="-f text"; [ $mode = json ] && opt=--json
 	$PDTRACE watch -i 0.3 -n 3 $opt --prometheus /tmp/hn.prom >/tmp/hn-watch.$mode 2>/dev/null
 	echo "watch $mode: exit $?"
 done

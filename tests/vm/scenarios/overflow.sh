@@ -9,7 +9,7 @@ mkdir -p /mnt/o
 before=$(kernel_complaints | wc -l)
 
 # The burst: 3000 directories made by one mkdir, far faster than a reader takes 3000
-# events through one page (7 full events). Streamed, each (PDTRACE_TESTING=no-elide, as trace -v
+# events through one page (7 full events). Streamed, each (PDTRACE_TESTING=no-elide, as trace --events
 # does): by default a user's mkdirs send nothing, and the last section checks that. Nothing is removed or unmounted while traced:
 # a persist event lost is then data missing, never a finding (a removal lost looks like a
 # leak: that case has a section of its own below).

@@ -5,7 +5,7 @@
 # timeout: 150
 . /lib.sh
 mkdir -p /mnt/to
-$PDTRACE trace -v -o /tmp/t.log 2>/tmp/t.err &
+$PDTRACE trace --events -o /tmp/t.log 2>/tmp/t.err &
 pid=$!
 $PDTRACE watch -i 0.5 --prometheus /tmp/p.prom >/dev/null 2>/tmp/w.err &
 wpid=$!

@@ -1,8 +1,8 @@
-# pdtrace trace streams lifecycle events (-v) until SIGINT, then prints its summary.
+# pdtrace trace streams lifecycle events (--events) until SIGINT, then prints its summary.
 # timeout: 120
 . /lib.sh
 mkdir -p /mnt/tr
-$PDTRACE trace -v >/tmp/tr.out 2>/tmp/tr.err &
+$PDTRACE trace --events >/tmp/tr.out 2>/tmp/tr.err &
 pid=$!
 # Attaching takes a moment under emulation: wait for the banner.
 for i in $(seq 1 100); do grep -q 'tracing persistent dentries' /tmp/tr.err && break; sleep 0.1; done

@@ -1,6 +1,8 @@
 # pdtrace watch, not on a terminal: one line per superblock per interval with exact
 # counts at each step of a workload; seeded counts for filesystems populated before it
 # started match a walk of their trees; the Prometheus file parses strictly and agrees.
+# A second watch with --prometheus and no -f, as the service runs it, prints only the
+# finding on its stdout.
 # timeout: 180
 # kmods: pdt_faultfs
 # The kernel's WARN in d_make_discardable() at each discard-unpersisted fault (tests/vm/run.sh).
@@ -19,9 +21,11 @@ ls /sys/kernel/debug/tracing/ >/dev/null 2>&1
 predev=$(dev_of /mnt/pre)
 dbgdev=$(dev_of /sys/kernel/debug)
 
-$PDTRACE watch -i 0.5 --prometheus /tmp/p.prom >/tmp/w.out 2>/tmp/w.err &
+$PDTRACE watch -i 0.5 -f text --prometheus /tmp/p.prom >/tmp/w.out 2>/tmp/w.err &
 pid=$!
-for i in $(seq 1 200); do [ -s /tmp/w.out ] && break; sleep 0.1; done
+$PDTRACE watch -i 0.5 --prometheus /tmp/pq.prom >/tmp/wq.out 2>/tmp/wq.err &
+qpid=$!
+for i in $(seq 1 200); do [ -s /tmp/w.out ] && [ -s /tmp/pq.prom ] && break; sleep 0.1; done
 
 # latest DEV FIELD: FIELD=value from the last line about DEV
 latest() { awk -v d="$1" -v f="$2" '$3 == d { for (i = 5; i <= NF; i++) if (index($i, f "=") == 1) v = substr($i, length(f) + 2) } END { print v }' /tmp/w.out; }
@@ -66,13 +70,19 @@ if grep "^$last " /tmp/w.out | grep -q " $wdev "; then fail "unmounted row still
 grep -q "mountpoint=\"/mnt/w\"" /tmp/p.prom && fail "gone superblock still exported" || pass "gone superblock not exported"
 # A finding while watching is printed, never dropped, and counted.
 faultfs_mount /mnt/wf
+wfdev=$(dev_of /mnt/wf)
 echo discard-unpersisted nx >/mnt/wf/ctl
 settle
 expect_grep "^finding: imbalance: discard-unpersisted: pdtfaultfs $(dev_of /mnt/wf) /nx$" /tmp/w.out "finding printed while watching"
 expect_grep '^pdtrace_findings_total{kind="imbalance"} 1$' /tmp/p.prom "finding counted in the Prometheus file"
 umount /mnt/wf
-kill -INT $pid
+kill -INT $pid $qpid
 wait $pid
 expect_eq "$?" 1 "watch exit status after SIGINT: 1, a finding was made"
+wait $qpid
+expect_eq "$?" 1 "watch --prometheus, no -f: exit 1, a finding was made"
+expect_eq "$(cat /tmp/wq.out)" "finding: imbalance: discard-unpersisted: pdtfaultfs $wfdev /nx" \
+	"watch --prometheus, no -f: the finding's line, nothing else on stdout"
+expect_grep '^pdtrace_findings_total{kind="imbalance"} 1$' /tmp/pq.prom "watch --prometheus, no -f: the finding in its file"
 if grep -q $'\033' /tmp/w.out; then fail "escape codes in non-terminal output"; else pass "no escape codes when not on a terminal"; fi
 finish

@@ -1,6 +1,6 @@
 # pdtrace watch on a terminal (the guest console, a tmux pane on the host): the screen's
-# layout, a resize to a terminal too small and back, and q to quit. The host part is
-# watch-tty.host.
+# layout, a resize to a terminal too small and back, and q to quit; then, with
+# TERM=dumb, lines on the same terminal. The host part is watch-tty.host.
 # timeout: 150
 # console: tmux
 . /lib.sh
@@ -24,4 +24,8 @@ stty -F $tty rows 30 cols 100
 kill -WINCH $pid
 wait $pid
 expect_eq "$?" 0 "watch quits on q with status 0"
+# A terminal that cannot take escape codes (Emacs' shell, a serial console): lines.
+sleep 2
+TERM=dumb $PDTRACE watch -i 0.5 -n 6 --fs tmpfs <$tty >$tty 2>&1
+expect_eq "$?" 0 "watch with TERM=dumb: exit 0 after -n 6"
 finish
