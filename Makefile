@@ -430,7 +430,8 @@ FUZZ_TIME ?= 60
 $(eval $(call core_lib,$(OUTPUT)/fuzz,$$(FUZZ_CC),$$(FUZZ_CFLAGS)))
 
 # One fuzzer per input users hand us (tests/fuzz/README.md): recordings and reports
-# (fuzz_report), suppression files (fuzz_suppress), --baseline reports (fuzz_baseline).
+# (fuzz_report), suppression files (fuzz_suppress), --baseline reports (fuzz_baseline),
+# recordings merged and gated (fuzz_merge), kernel configurations (fuzz_kconfig).
 FUZZERS := $(patsubst tests/fuzz/%.c,$(OUTPUT)/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
 
 $(OUTPUT)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_CORE_LIB) $(HEADERS)

@@ -94,13 +94,60 @@ void pdt_report_incomplete_why(const struct pdt_report *r, char *buf, size_t n)
 			 pdt_rules_inconsistent(r->rules));
 }
 
-size_t pdt_report_sb_findings(const struct pdt_report *r, size_t sb_index)
+void pdt_sb_groups_init(struct pdt_sb_groups *g, const struct pdt_report *r)
 {
-	size_t j, n = 0, nf = pdt_rules_nfindings(r->rules);
+	size_t i, s, nsb = pdt_rules_nsbs(r->rules), nf = pdt_rules_nfindings(r->rules);
 
-	for (j = 0; j < nf; j++)
+	g->nfindings = nf;
+	g->start = calloc(nsb + 2, sizeof(*g->start));
+	g->idx = malloc((nf ? nf : 1) * sizeof(*g->idx));
+	if (!g->start || !g->idx) {
+		pdt_sb_groups_free(g);
+		return;
+	}
+	/*
+	 * A counting sort: the groups' sizes, where each starts, then the indices in order.
+	 * A finding whose index is past the superblocks' (made with none, before any was
+	 * met) is in no group: no superblock's loop ever reached it.
+	 */
+	for (i = 0; i < nf; i++)
+		if ((s = pdt_rules_finding(r->rules, i)->sb_index) < nsb)
+			g->start[s + 2]++;
+	for (i = 2; i < nsb + 2; i++)
+		g->start[i] += g->start[i - 1];
+	for (i = 0; i < nf; i++)
+		if ((s = pdt_rules_finding(r->rules, i)->sb_index) < nsb)
+			g->idx[g->start[s + 1]++] = i;
+}
+
+void pdt_sb_groups_free(struct pdt_sb_groups *g)
+{
+	free(g->start);
+	free(g->idx);
+	g->start = g->idx = NULL;
+}
+
+size_t pdt_sb_groups_count(const struct pdt_sb_groups *g, size_t sb_index)
+{
+	return g->idx ? g->start[sb_index + 1] - g->start[sb_index] : g->nfindings;
+}
+
+size_t pdt_sb_groups_at(const struct pdt_sb_groups *g, size_t sb_index, size_t k)
+{
+	return g->idx ? g->idx[g->start[sb_index] + k] : k;
+}
+
+size_t pdt_report_sb_findings(const struct pdt_report *r, const struct pdt_sb_groups *g,
+			      size_t sb_index)
+{
+	size_t k, n = 0, nf = pdt_sb_groups_count(g, sb_index);
+
+	for (k = 0; k < nf; k++) {
+		size_t j = pdt_sb_groups_at(g, sb_index, k);
+
 		n += pdt_rules_finding(r->rules, j)->sb_index == sb_index &&
 		     pdt_gate_fate(r->gate, j) == PDT_FATE_NEW;
+	}
 	return n;
 }
 

@@ -28,8 +28,26 @@ void pdt_ktap_diag(FILE *fp, const char *text, size_t len);
 
 /* Why the data is incomplete, in one line (a recording cut short, else the counters). */
 void pdt_report_incomplete_why(const struct pdt_report *r, char *buf, size_t n);
+/*
+ * The listed findings grouped by superblock, each group in the findings' order, so that
+ * a format that shows them per superblock reads each finding once, not once per
+ * superblock. Without memory (idx NULL) a group is every finding: callers still check
+ * each one's sb_index.
+ */
+struct pdt_sb_groups {
+	size_t *start; /* superblock i's findings: idx[start[i]] to idx[start[i + 1] - 1] */
+	size_t *idx;
+	size_t nfindings;
+};
+void pdt_sb_groups_init(struct pdt_sb_groups *g, const struct pdt_report *r);
+void pdt_sb_groups_free(struct pdt_sb_groups *g);
+/* How many findings the group of sb_index holds (every listed one without memory). */
+size_t pdt_sb_groups_count(const struct pdt_sb_groups *g, size_t sb_index);
+/* The k-th finding of that group: an index for pdt_rules_finding(). */
+size_t pdt_sb_groups_at(const struct pdt_sb_groups *g, size_t sb_index, size_t k);
 /* Findings listed on superblock sb_index that fail the gate (new ones). */
-size_t pdt_report_sb_findings(const struct pdt_report *r, size_t sb_index);
+size_t pdt_report_sb_findings(const struct pdt_report *r, const struct pdt_sb_groups *g,
+			      size_t sb_index);
 /* The suppression entries' counts (stale ones too) and the baseline's, as text lines. */
 void pdt_report_gate_lines(FILE *fp, const struct pdt_report *r);
 /*

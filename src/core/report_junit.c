@@ -58,12 +58,15 @@ static bool failing(const struct pdt_report *r, size_t j, size_t sb_index)
 }
 
 /* The superblock's suppressed and known findings: they pass, but the log shows them. */
-static void junit_passed(FILE *fp, const struct pdt_report *r, size_t sb_index)
+static void junit_passed(FILE *fp, const struct pdt_report *r, const struct pdt_sb_groups *g,
+			 size_t sb_index)
 {
-	size_t j, nf = pdt_rules_nfindings(r->rules);
+	size_t k, nf = pdt_sb_groups_count(g, sb_index);
 	bool open = false;
 
-	for (j = 0; j < nf; j++) {
+	for (k = 0; k < nf; k++) {
+		size_t j = pdt_sb_groups_at(g, sb_index, k);
+
 		if (pdt_rules_finding(r->rules, j)->sb_index != sb_index ||
 		    pdt_gate_fate(r->gate, j) == PDT_FATE_NEW)
 			continue;
@@ -83,14 +86,18 @@ static void junit_passed(FILE *fp, const struct pdt_report *r, size_t sb_index)
  * first few; its body holds every one as the text report shows it.
  */
 #define PDT_JUNIT_MESSAGE_FINDINGS 5
-static void junit_failure(FILE *fp, const struct pdt_report *r, size_t sb_index)
+static void junit_failure(FILE *fp, const struct pdt_report *r, const struct pdt_sb_groups *g,
+			  size_t sb_index)
 {
-	size_t j, nf = pdt_rules_nfindings(r->rules), count = 0, named = 0;
+	size_t j, k, nf = pdt_sb_groups_count(g, sb_index), count = 0, named = 0;
 	const struct pdt_finding *first = NULL;
 	bool one_kind = true;
 
-	for (j = 0; j < nf; j++) {
-		const struct pdt_finding *f = pdt_rules_finding(r->rules, j);
+	for (k = 0; k < nf; k++) {
+		const struct pdt_finding *f;
+
+		j = pdt_sb_groups_at(g, sb_index, k);
+		f = pdt_rules_finding(r->rules, j);
 
 		if (!failing(r, j, sb_index))
 			continue;
@@ -105,8 +112,11 @@ static void junit_failure(FILE *fp, const struct pdt_report *r, size_t sb_index)
 		one_kind ? pdt_kind_name(first->kind) : "findings");
 	if (count > 1)
 		fprintf(fp, "%zu findings: ", count);
-	for (j = 0; j < nf && named < PDT_JUNIT_MESSAGE_FINDINGS; j++) {
-		const struct pdt_finding *f = pdt_rules_finding(r->rules, j);
+	for (k = 0; k < nf && named < PDT_JUNIT_MESSAGE_FINDINGS; k++) {
+		const struct pdt_finding *f;
+
+		j = pdt_sb_groups_at(g, sb_index, k);
+		f = pdt_rules_finding(r->rules, j);
 
 		if (!failing(r, j, sb_index))
 			continue;
@@ -114,7 +124,8 @@ static void junit_failure(FILE *fp, const struct pdt_report *r, size_t sb_index)
 		pdt_xml_str(fp, f->path);
 	}
 	fputs(count > named ? "; ...\">" : "\">", fp);
-	for (j = 0, named = 0; j < nf; j++) {
+	for (k = 0, named = 0; k < nf; k++) {
+		j = pdt_sb_groups_at(g, sb_index, k);
 		if (!failing(r, j, sb_index))
 			continue;
 		if (named++)
@@ -148,11 +159,13 @@ void pdt_junit_report(FILE *fp, const struct pdt_report *r)
 	size_t i, nsb = pdt_rules_nsbs(r->rules), ncases = 0;
 	unsigned long long failures = (r->complete ? 0 : 1) + !!pdt_rules_unlisted(r->rules);
 	char name[PDT_SB_NAME_LEN], why[512];
+	struct pdt_sb_groups g;
 
+	pdt_sb_groups_init(&g, r);
 	/* One failure per case: count the superblocks with findings. */
 	for (i = 0; i < nsb; i++)
 		if (pdt_rules_sb(r->rules, i)) {
-			failures += pdt_report_sb_findings(r, i) > 0;
+			failures += pdt_report_sb_findings(r, &g, i) > 0;
 			ncases++;
 		}
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n", fp);
@@ -182,10 +195,11 @@ void pdt_junit_report(FILE *fp, const struct pdt_report *r)
 		fputs("\" name=\"", fp);
 		pdt_xml_str(fp, name);
 		fputs("\">\n", fp);
-		junit_failure(fp, r, i);
-		junit_passed(fp, r, i);
+		junit_failure(fp, r, &g, i);
+		junit_passed(fp, r, &g, i);
 		fputs("  </testcase>\n", fp);
 	}
+	pdt_sb_groups_free(&g);
 	junit_gate(fp, r);
 	fputs("</testsuite>\n</testsuites>\n", fp);
 }

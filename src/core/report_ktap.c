@@ -48,13 +48,15 @@ void pdt_ktap_diag(FILE *fp, const char *text, size_t len)
 	}
 }
 
-static void ktap_findings(FILE *fp, const struct pdt_report *r, size_t sb_index)
+static void ktap_findings(FILE *fp, const struct pdt_report *r, const struct pdt_sb_groups *g,
+			  size_t sb_index)
 {
-	size_t j, nf = pdt_rules_nfindings(r->rules), len = 0;
+	size_t j, k, nf = pdt_sb_groups_count(g, sb_index), len = 0;
 	char *buf = NULL;
 	FILE *mem;
 
-	for (j = 0; j < nf; j++) {
+	for (k = 0; k < nf; k++) {
+		j = pdt_sb_groups_at(g, sb_index, k);
 		if (pdt_rules_finding(r->rules, j)->sb_index != sb_index)
 			continue;
 		mem = open_memstream(&buf, &len);
@@ -86,7 +88,9 @@ void pdt_ktap_report(FILE *fp, const struct pdt_report *r)
 {
 	size_t i, nsb = pdt_rules_nsbs(r->rules), n = 1, ncases = 0;
 	char name[PDT_SB_NAME_LEN], why[512];
+	struct pdt_sb_groups g;
 
+	pdt_sb_groups_init(&g, r);
 	fputs("KTAP version 1\n", fp);
 	fprintf(fp, "# pdtrace %s, kernel ", r->version);
 	pdt_ktap_name(fp, r->kernel);
@@ -102,12 +106,13 @@ void pdt_ktap_report(FILE *fp, const struct pdt_report *r)
 	for (i = 0; i < nsb; i++) {
 		if (!pdt_rules_sb(r->rules, i))
 			continue; /* retired: nothing to report */
-		ktap_findings(fp, r, i);
+		ktap_findings(fp, r, &g, i);
 		pdt_report_sb_name(r, i, name, sizeof(name));
-		fprintf(fp, "%s %zu ", pdt_report_sb_findings(r, i) ? "not ok" : "ok", n++);
+		fprintf(fp, "%s %zu ", pdt_report_sb_findings(r, &g, i) ? "not ok" : "ok", n++);
 		pdt_ktap_name(fp, name);
 		fputc('\n', fp);
 	}
+	pdt_sb_groups_free(&g);
 	if (pdt_rules_unlisted(r->rules)) {
 		fprintf(fp, "# %llu more findings not listed (the first %d are)\n",
 			pdt_rules_unlisted(r->rules), PDT_RULES_MAX_FINDINGS);

@@ -6,9 +6,32 @@
 #include "rules.h"
 #include "u64map.h"
 
+/*
+ * The lists a dent is on, so that a discard, an umount, a module's unload and a walk
+ * visit only the entries they are about: those under one parent address, those of one
+ * superblock, those made by one module.
+ */
+enum dent_list { BY_PARENT, BY_SB, BY_MODULE, NLISTS };
+
+struct dent;
+struct link {
+	struct dent *prev, *next;
+};
+
+/* The entries of one list, with how many there are. */
+struct dlist {
+	struct dent *head, *tail;
+	size_t n;
+	bool unsorted; /* not in the order the books took them (a move appends) */
+};
+
 /* A dentry pdtrace saw made persistent, until it is discarded or unpinned. */
 struct dent {
 	uint64_t dentry, parent, sb;
+	/* The order the books took it in: the dents map's order, which findings follow. */
+	unsigned long long seq;
+	unsigned long long walk_mark; /* the last walk that found it where the books say */
+	struct link link[NLISTS];
 	enum pdt_origin origin;
 	bool is_dir;
 	unsigned int children; /* tracked persistent children */
@@ -107,6 +130,9 @@ struct removal {
 
 struct pdt_rules {
 	struct u64map dents; /* dentry address -> struct dent */
+	/* Per list: parent address, superblock address or module id -> struct dlist. */
+	struct u64map lists[NLISTS];
+	unsigned long long dent_seq, walk_serial;
 	/*
 	 * Untracked dentry address -> how many tracked entries name it their parent: a
 	 * directory the books learn of after its children (an elided one, sent when it
@@ -144,6 +170,95 @@ struct pdt_rules {
 	pdt_sb_cb on_new_sb;
 	void *on_new_sb_ctx;
 };
+
+/* What files d on its list l. */
+static uint64_t list_key(const struct dent *d, enum dent_list l)
+{
+	return l == BY_PARENT ? d->parent : l == BY_SB ? d->sb : d->module;
+}
+
+/* The list l of key, made when create says so: NULL when there is none (or no memory). */
+static struct dlist *list_at(struct pdt_rules *r, enum dent_list l, uint64_t key, bool create)
+{
+	struct dlist *dl = u64map_get(&r->lists[l], key);
+
+	if (dl || !create)
+		return dl;
+	dl = calloc(1, sizeof(*dl));
+	if (dl && u64map_put(&r->lists[l], key, dl)) {
+		free(dl);
+		dl = NULL;
+	}
+	return dl;
+}
+
+/* d at the end of dl, its list l. */
+static void list_append(struct dlist *dl, struct dent *d, enum dent_list l)
+{
+	d->link[l].prev = dl->tail;
+	d->link[l].next = NULL;
+	if (dl->tail) {
+		dl->unsorted |= dl->tail->seq > d->seq;
+		dl->tail->link[l].next = d;
+	} else {
+		dl->head = d;
+	}
+	dl->tail = d;
+	dl->n++;
+}
+
+/* d off its list l, which goes when it is empty. */
+static void list_del(struct pdt_rules *r, struct dent *d, enum dent_list l)
+{
+	uint64_t key = list_key(d, l);
+	struct dlist *dl = u64map_get(&r->lists[l], key);
+	struct link *k = &d->link[l];
+
+	if (!dl)
+		return;
+	if (k->prev)
+		k->prev->link[l].next = k->next;
+	else
+		dl->head = k->next;
+	if (k->next)
+		k->next->link[l].prev = k->prev;
+	else
+		dl->tail = k->prev;
+	k->prev = k->next = NULL;
+	if (!--dl->n) {
+		u64map_del(&r->lists[l], key);
+		free(dl);
+	}
+}
+
+static int by_seq(const void *a, const void *b)
+{
+	const struct dent *x = *(const struct dent *const *)a, *y = *(const struct dent *const *)b;
+
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/*
+ * A list back in the order the books took its entries, which findings follow (a move
+ * appends its entry at the end). Out of memory, it stays as it is.
+ */
+static void list_sort(struct dlist *dl, enum dent_list l)
+{
+	struct dent **v, *d;
+	size_t i = 0, n = dl->n;
+
+	if (!dl->unsorted || !(v = malloc(n * sizeof(*v))))
+		return;
+	for (d = dl->head; d; d = d->link[l].next)
+		v[i++] = d;
+	qsort(v, n, sizeof(*v), by_seq);
+	dl->head = dl->tail = NULL;
+	dl->n = 0;
+	for (i = 0; i < n; i++)
+		list_append(dl, v[i], l);
+	free(v);
+	dl->unsorted = false;
+}
 
 const char *pdt_kind_name(enum pdt_kind k)
 {
@@ -210,6 +325,7 @@ static bool rule_enabled(const struct pdt_rules *r, enum pdt_rule_id id)
 struct pdt_rules *pdt_rules_new(void)
 {
 	struct pdt_rules *r = calloc(1, sizeof(*r));
+	int i;
 
 	if (r && !(r->mods = modtab_new())) {
 		free(r);
@@ -217,6 +333,8 @@ struct pdt_rules *pdt_rules_new(void)
 	}
 	if (r) {
 		u64map_init(&r->dents);
+		for (i = 0; i < NLISTS; i++)
+			u64map_init(&r->lists[i]);
 		u64map_init(&r->waiting);
 		u64map_init(&r->sb_index);
 		u64map_init(&r->removals);
@@ -241,8 +359,10 @@ static void walk_clear(struct walk *w)
 void pdt_rules_free(struct pdt_rules *r)
 {
 	struct removal *rm;
+	struct dlist *dl;
 	size_t pos = 0;
 	struct dent *d;
+	int i;
 
 	if (!r)
 		return;
@@ -250,6 +370,12 @@ void pdt_rules_free(struct pdt_rules *r)
 	while ((d = u64map_next(&r->dents, &pos, NULL)))
 		dent_free(d);
 	u64map_free(&r->dents);
+	for (i = 0; i < NLISTS; i++) {
+		pos = 0;
+		while ((dl = u64map_next(&r->lists[i], &pos, NULL)))
+			free(dl);
+		u64map_free(&r->lists[i]);
+	}
 	u64map_free(&r->waiting);
 	pos = 0;
 	while ((rm = u64map_next(&r->removals, &pos, NULL)))
@@ -497,11 +623,32 @@ static struct pdt_sb *get_sb(struct pdt_rules *r, const struct pdt_event *h,
 	return sb;
 }
 
+/*
+ * Past the cap with no one to stream findings to, a finding is only counted: nothing
+ * reads it, so it is not built (its path may take thousands of lookups).
+ */
+static bool counting_only(const struct pdt_rules *r)
+{
+	return r->nfindings >= PDT_RULES_MAX_FINDINGS && !r->on_finding;
+}
+
+/* The spill, not built (counting_only()): describe() leaves it alone too. */
+static bool unbuilt(const struct pdt_rules *r, const struct pdt_finding *f)
+{
+	return f == &r->spill && !r->on_finding;
+}
+
 static struct pdt_finding *new_finding(struct pdt_rules *r, enum pdt_rule_id rule,
 				       struct pdt_sb *sb, const struct pdt_event *h)
 {
 	struct pdt_finding *f = &r->spill;
 
+	if (counting_only(r)) { /* commit() reads these */
+		f->kind = pdt_rule_table[rule].kind;
+		f->rule_id = rule;
+		f->rule = pdt_rule_table[rule].name;
+		return f;
+	}
 	if (r->nfindings < PDT_RULES_MAX_FINDINGS && r->nfindings == r->cap_findings) {
 		size_t ncap = r->cap_findings ? r->cap_findings * 2 : 16;
 		struct pdt_finding *n = realloc(r->findings, ncap * sizeof(*n));
@@ -539,15 +686,21 @@ static const char *leaf(const char *path)
 	return slash ? slash + 1 : path;
 }
 
-/* "/name" at the end of out, if it fits whole. */
-static void path_append(char *out, size_t n, const char *name)
+/* "/name" at the end of out, len bytes long, if it fits whole: the new length. */
+static size_t path_append_at(char *out, size_t n, size_t len, const char *name)
 {
-	size_t len = strlen(out), k = strlen(name);
+	size_t k = strlen(name);
 
 	if (len + 1 + k >= n)
-		return;
+		return len;
 	out[len] = '/';
 	memcpy(out + len + 1, name, k + 1);
+	return len + 1 + k;
+}
+
+static void path_append(char *out, size_t n, const char *name)
+{
+	path_append_at(out, n, strlen(out), name);
 }
 
 /*
@@ -559,7 +712,7 @@ static void path_append(char *out, size_t n, const char *name)
 static void dent_path(const struct pdt_rules *r, const struct dent *d, char *out, size_t n)
 {
 	const struct dent *chain[PDT_FINDING_PATH_LEN / 2]; /* "/x" a level at least */
-	size_t depth = 0;
+	size_t depth = 0, len;
 
 	chain[depth++] = d;
 	while (depth < sizeof(chain) / sizeof(chain[0])) {
@@ -570,8 +723,10 @@ static void dent_path(const struct pdt_rules *r, const struct dent *d, char *out
 		chain[depth++] = d = p;
 	}
 	snprintf(out, n, "%s", chain[depth - 1]->path);
+	/* The length carried along: a chain thousands deep is not measured again each level. */
+	len = strlen(out);
 	while (--depth > 0)
-		path_append(out, n, leaf(chain[depth - 1]->path));
+		len = path_append_at(out, n, len, leaf(chain[depth - 1]->path));
 }
 
 /* The BPF side cut the path short: "..." and the leaf end. */
@@ -616,6 +771,8 @@ void pdt_rules_event_path(const struct pdt_rules *r, const struct pdt_event_full
 static void describe(const struct pdt_rules *r, struct pdt_finding *f,
 		     const struct pdt_event_full *e, const struct dent *d)
 {
+	if (unbuilt(r, f))
+		return;
 	if (e) {
 		event_path(r, e, true, f->path, sizeof(f->path));
 		f->nstack = copy_stack(f->stack, e);
@@ -632,6 +789,20 @@ static void describe(const struct pdt_rules *r, struct pdt_finding *f,
 		if (d->nstack)
 			memcpy(f->created, d->stack, d->nstack * sizeof(f->created[0]));
 	}
+}
+
+/* n findings of a rule past the cap, counted as commit() counts them (counting_only()). */
+static void count_unbuilt(struct pdt_rules *r, enum pdt_rule_id rule, struct pdt_sb *sb,
+			  unsigned long long n)
+{
+	enum pdt_kind kind = pdt_rule_table[rule].kind;
+
+	r->unlisted += n;
+	r->per_kind[kind] += n;
+	if (pdt_rule_table[rule].by_absence)
+		r->by_absence[kind] += n;
+	if (sb)
+		sb->findings += n;
 }
 
 static void commit(struct pdt_rules *r, struct pdt_finding *f, struct pdt_sb *sb)
@@ -663,9 +834,34 @@ static void count_child(struct pdt_rules *r, uint64_t parent, int delta)
 		p->children += delta;
 }
 
+/* d on each list it belongs to: -1, on none, when out of memory. */
+static int dent_enlist(struct pdt_rules *r, struct dent *d)
+{
+	struct dlist *p = list_at(r, BY_PARENT, d->parent, true);
+	struct dlist *s = list_at(r, BY_SB, d->sb, true);
+	struct dlist *m = d->module ? list_at(r, BY_MODULE, d->module, true) : NULL;
+
+	if (!p || !s || (d->module && !m))
+		return -1; /* an empty list made meanwhile stays, harmless */
+	list_append(p, d, BY_PARENT);
+	list_append(s, d, BY_SB);
+	if (m)
+		list_append(m, d, BY_MODULE);
+	return 0;
+}
+
+static void forget_lists(struct pdt_rules *r, struct dent *d)
+{
+	list_del(r, d, BY_PARENT);
+	list_del(r, d, BY_SB);
+	if (d->module)
+		list_del(r, d, BY_MODULE);
+}
+
 /* Take a tracked dentry out of the books (discarded, unpinned or gone with its sb). */
 static void forget(struct pdt_rules *r, struct dent *d)
 {
+	forget_lists(r, d);
 	count_child(r, d->parent, -1);
 	u64map_del(&r->dents, d->dentry);
 	dent_free(d);
@@ -712,17 +908,25 @@ static void on_persist(struct pdt_rules *r, const struct pdt_event_full *e, stru
 	u64map_del(&r->eaten, h->dentry); /* a new life at this address */
 	len = event_path(r, e, false, path, sizeof(path));
 	d = dent_new(e, path, len);
-	if (!d || u64map_put(&r->dents, h->dentry, d)) {
-		dent_free(d);
+	if (!d)
 		return;
-	}
 	d->dentry = h->dentry;
 	d->parent = h->parent;
 	d->sb = h->sb;
+	d->module = modtab_owner(r->mods, d->stack, d->nstack);
+	d->seq = ++r->dent_seq;
+	if (dent_enlist(r, d)) {
+		dent_free(d);
+		return;
+	}
+	if (u64map_put(&r->dents, h->dentry, d)) {
+		forget_lists(r, d);
+		dent_free(d);
+		return;
+	}
 	d->origin = h->origin;
 	d->is_dir = h->flags & PDT_F_IS_DIR;
 	d->pid = h->pid;
-	d->module = modtab_owner(r->mods, d->stack, d->nstack);
 	d->epoch = modtab_epoch(r->mods);
 	copy_str(d->comm, sizeof(d->comm), h->comm, sizeof(h->comm));
 	d->children = (uintptr_t)u64map_del(&r->waiting, h->dentry);
@@ -735,16 +939,21 @@ static void on_persist(struct pdt_rules *r, const struct pdt_event_full *e, stru
 static void report_orphans(struct pdt_rules *r, const struct pdt_event_full *e, struct dent *dir,
 			   struct pdt_sb *sb)
 {
-	size_t pos = 0;
+	struct dlist *kids;
+	size_t done = 0;
 	struct dent *c;
 
-	if (!dir->children || !rule_enabled(r, PDT_R_ORPHANED))
+	if (!dir->children || !rule_enabled(r, PDT_R_ORPHANED) ||
+	    !(kids = list_at(r, BY_PARENT, dir->dentry, false)))
 		return;
-	while ((c = u64map_next(&r->dents, &pos, NULL))) {
+	list_sort(kids, BY_PARENT);
+	for (c = kids->head; c; c = c->link[BY_PARENT].next, done++) {
 		struct pdt_finding *f;
 
-		if (c->parent != dir->dentry)
-			continue;
+		if (counting_only(r)) {
+			count_unbuilt(r, PDT_R_ORPHANED, sb, kids->n - done);
+			return;
+		}
 		f = new_finding(r, PDT_R_ORPHANED, sb, &e->h);
 		if (!f)
 			return;
@@ -942,15 +1151,15 @@ static void on_busy(struct pdt_rules *r, const struct pdt_event_full *e, struct 
 
 static void on_sb_down(struct pdt_rules *r, const struct pdt_event_full *e, struct pdt_sb *sb)
 {
-	size_t pos = 0;
+	struct dlist *dl = list_at(r, BY_SB, sb->sb, false);
+	size_t n = dl ? dl->n : 0;
 	struct dent *d;
 	struct pdt_finding *f;
 	bool again = sb->unmounted;
 
 	sb->unmounted = true;
-	while ((d = u64map_next(&r->dents, &pos, NULL))) {
-		if (d->sb != sb->sb)
-			continue;
+	while (n-- > 0) { /* forget() frees the list with its last entry */
+		d = dl->head;
 		if (rule_enabled(r, PDT_R_PINNED_AFTER_UMOUNT) &&
 		    (f = new_finding(r, PDT_R_PINNED_AFTER_UMOUNT, sb, &e->h))) {
 			describe(r, f, NULL, d);
@@ -1033,6 +1242,14 @@ static void on_move(struct pdt_rules *r, const struct pdt_event_full *e)
 
 	if (!d)
 		return;
+	if (d->parent != e->h.parent) {
+		struct dlist *to = list_at(r, BY_PARENT, e->h.parent, true);
+
+		if (!to)
+			return; /* out of memory: the books keep it where it was */
+		list_del(r, d, BY_PARENT);
+		list_append(to, d, BY_PARENT);
+	}
 	count_child(r, d->parent, -1);
 	d->parent = e->h.parent;
 	count_child(r, d->parent, +1);
@@ -1070,18 +1287,17 @@ static struct pdt_sb *sb_of(struct pdt_rules *r, uint64_t sb)
 static void on_module_free(struct pdt_rules *r, const struct pdt_module_event *e)
 {
 	unsigned int id = modtab_unload(r->mods, e);
-	size_t pos = 0;
-	struct dent *d;
+	struct dlist *dl = id ? u64map_del(&r->lists[BY_MODULE], id) : NULL;
+	struct dent *d, *next;
 
-	if (!id)
-		return;
-	while ((d = u64map_next(&r->dents, &pos, NULL))) {
+	/* Its entries leave the list, which goes: one finding per entry and module. */
+	for (d = dl ? dl->head : NULL; d; d = next) {
 		struct pdt_sb *sb;
 		struct pdt_finding *f;
 
-		if (d->module != id)
-			continue;
-		d->module = 0; /* one finding per entry and module */
+		next = d->link[BY_MODULE].next;
+		d->link[BY_MODULE].prev = d->link[BY_MODULE].next = NULL;
+		d->module = 0;
 		sb = sb_of(r, d->sb);
 		if (!rule_enabled(r, PDT_R_OUTLIVES_MODULE) ||
 		    !(f = new_finding(r, PDT_R_OUTLIVES_MODULE, sb, &e->h)))
@@ -1094,6 +1310,7 @@ static void on_module_free(struct pdt_rules *r, const struct pdt_module_event *e
 			 f->module, f->module);
 		commit(r, f, sb);
 	}
+	free(dl);
 }
 
 const struct modtab *pdt_rules_modtab(const struct pdt_rules *r)
@@ -1140,15 +1357,15 @@ static void walk_entry(struct pdt_rules *r, const struct pdt_walk_entry *we)
 static void went_path(const struct walk *w, const struct went *e, char *out, size_t n)
 {
 	const struct went *chain[PDT_FINDING_PATH_LEN / 2]; /* as dent_path() */
-	size_t depth = 0;
+	size_t depth = 0, len;
 
 	while (e && !(e->wflags & PDT_W_ROOT) && depth < sizeof(chain) / sizeof(chain[0])) {
 		chain[depth++] = e;
 		e = u64map_get((struct u64map *)&w->ents, e->parent);
 	}
-	snprintf(out, n, "%s", depth ? "" : "/");
+	len = (size_t)snprintf(out, n, "%s", depth ? "" : "/");
 	while (depth-- > 0)
-		path_append(out, n, chain[depth]->name);
+		len = path_append_at(out, n, len, chain[depth]->name);
 }
 
 static void note_diff(struct pdt_sb *sb, const char *path, const char *what)
@@ -1173,7 +1390,9 @@ static void walk_compare_elided(struct pdt_rules *r, struct pdt_sb *sb)
 			continue;
 		n++;
 		if (!(e->wflags & PDT_W_PERSISTENT)) {
-			went_path(&r->walk, e, path, sizeof(path));
+			path[0] = '\0';
+			if (!sb->check_diffs) /* only the first difference is shown */
+				went_path(&r->walk, e, path, sizeof(path));
 			note_diff(sb, path, "kept by the BPF side, not persistent in the kernel");
 		}
 	}
@@ -1186,29 +1405,49 @@ static void walk_compare_elided(struct pdt_rules *r, struct pdt_sb *sb)
 	}
 }
 
-/* Every entry the books hold for the walked superblock, against the walk. */
+/* Why an entry of the books differs from the walk's e of it, or NULL when it does not. */
+static const char *went_differs(const struct went *e, const struct dent *d)
+{
+	if (!e || !(e->wflags & PDT_W_PERSISTENT))
+		return "persistent in the books, not in the kernel";
+	if (e->parent != d->parent)
+		return "under another parent in the kernel";
+	if (strcmp(e->name, leaf(d->path)))
+		return "under another name in the kernel";
+	return NULL;
+}
+
+/*
+ * Every entry the books hold for the walked superblock, against the walk. From the
+ * walk's side: each entry it found where the books say is marked, the others differ.
+ * The first difference (in the books' order) is the first entry not marked, found
+ * past marked ones only: the walk costs what it found, not what the books hold.
+ */
 static void walk_compare(struct pdt_rules *r, struct pdt_sb *sb)
 {
+	const struct dlist *dl = list_at(r, BY_SB, sb->sb, false);
+	unsigned long long same = 0, mark = ++r->walk_serial;
 	char path[PDT_PATH_LEN];
+	const struct went *e;
 	size_t pos = 0;
 	struct dent *d;
 
-	sb->check_entries = sb->check_diffs = 0;
+	while ((e = u64map_next(&r->walk.ents, &pos, NULL))) {
+		d = u64map_get(&r->dents, e->dentry);
+		if (d && d->sb == sb->sb && !went_differs(e, d)) {
+			d->walk_mark = mark;
+			same++;
+		}
+	}
+	sb->check_entries = dl ? dl->n : 0;
+	sb->check_diffs = 0;
 	sb->check_first[0] = '\0';
-	while ((d = u64map_next(&r->dents, &pos, NULL))) {
-		const struct went *e;
-
-		if (d->sb != sb->sb)
-			continue;
-		sb->check_entries++;
-		e = u64map_get(&r->walk.ents, d->dentry);
+	if (same < sb->check_entries) {
+		for (d = dl->head; d->walk_mark == mark; d = d->link[BY_SB].next)
+			;
 		dent_path(r, d, path, sizeof(path));
-		if (!e || !(e->wflags & PDT_W_PERSISTENT))
-			note_diff(sb, path, "persistent in the books, not in the kernel");
-		else if (e->parent != d->parent)
-			note_diff(sb, path, "under another parent in the kernel");
-		else if (strcmp(e->name, leaf(d->path)))
-			note_diff(sb, path, "under another name in the kernel");
+		note_diff(sb, path, went_differs(u64map_get(&r->walk.ents, d->dentry), d));
+		sb->check_diffs = sb->check_entries - same;
 	}
 	walk_compare_elided(r, sb);
 }
@@ -1230,7 +1469,8 @@ static void walk_eaten(struct pdt_rules *r, struct pdt_sb *sb, const struct pdt_
 		if (!(e->wflags & PDT_W_PERSISTENT) || e->refcount > (int)e->nchildren ||
 		    !(f = new_eaten(r, sb, h, e->dentry, e->refcount)))
 			continue;
-		went_path(&r->walk, e, f->path, sizeof(f->path));
+		if (!unbuilt(r, f))
+			went_path(&r->walk, e, f->path, sizeof(f->path));
 		describe(r, f, NULL, d);
 		if (e->nchildren)
 			snprintf(f->message, sizeof(f->message), eaten_where[2], e->refcount,
