@@ -23,6 +23,7 @@
 struct kcidb {
 	struct pdt_json j;
 	const struct pdt_report *r;
+	struct pdt_sb_groups g;			 /* each superblock's findings, read once */
 	char run[8 + sizeof(KCIDB_ORIGIN) + 17]; /* "pdtrace:HEX" */
 	char start[40];				 /* RFC 3339, UTC; "" if not known */
 	char arch[65];				 /* uname -m as the schema allows it, or "" */
@@ -243,18 +244,21 @@ static void test_superblock(struct kcidb *k, size_t i)
 	const struct pdt_mount *m = i < r->nmounts ? &r->mounts[i] : NULL;
 	struct pdt_json *j = &k->j;
 	char path[PDT_SB_NAME_LEN + 64], name[PDT_SB_NAME_LEN], *log = NULL;
-	size_t f, nf = pdt_rules_nfindings(r->rules), len = 0;
+	size_t f, nf = pdt_sb_groups_count(&k->g, i), len = 0;
 	FILE *mem;
 
 	pdt_kcidb_sb_path(r, i, path, sizeof(path));
 	pdt_report_sb_name(r, i, name, sizeof(name));
-	test_open(k, path, pdt_report_sb_findings(r, i) ? "FAIL" : "PASS");
+	test_open(k, path, pdt_report_sb_findings(r, &k->g, i) ? "FAIL" : "PASS");
 	pdt_json_kv_str(j, "comment", name);
 	/* Its findings in one line each, as the text report lists passed ones. */
 	if ((mem = open_memstream(&log, &len))) {
-		for (f = 0; f < nf; f++)
-			if (pdt_rules_finding(r->rules, f)->sb_index == i)
-				sb_finding_line(mem, r, f);
+		for (f = 0; f < nf; f++) {
+			size_t at = pdt_sb_groups_at(&k->g, i, f);
+
+			if (pdt_rules_finding(r->rules, at)->sb_index == i)
+				sb_finding_line(mem, r, at);
+		}
 		fclose(mem);
 		log_excerpt(j, log, len);
 		free(log);
@@ -336,6 +340,7 @@ void pdt_kcidb_report(FILE *fp, const struct pdt_report *r)
 	if (!k)
 		return;
 	k->r = r;
+	pdt_sb_groups_init(&k->g, r);
 	run_facts(k);
 	pdt_json_init(&k->j, fp);
 	pdt_json_obj_open(&k->j);
@@ -365,5 +370,6 @@ void pdt_kcidb_report(FILE *fp, const struct pdt_report *r)
 	pdt_json_arr_close(&k->j);
 	pdt_json_obj_close(&k->j);
 	fputc('\n', fp);
+	pdt_sb_groups_free(&k->g);
 	free(k);
 }
