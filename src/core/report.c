@@ -158,12 +158,57 @@ static const char *sb_place(const struct pdt_report *r, size_t i)
 						      : pdt_rules_sb(r->rules, i)->s_id;
 }
 
+/* 0 when superblocks i and j have the same name (fs type and place). */
+static int cmp_same_name(const struct pdt_report *r, size_t i, size_t j)
+{
+	int c = strcmp(pdt_rules_sb(r->rules, i)->fs_type, pdt_rules_sb(r->rules, j)->fs_type);
+
+	return c ? c : strcmp(sb_place(r, i), sb_place(r, j));
+}
+
+/* Superblocks in the order of their names, then of the books' meeting them. */
+static int cmp_named(const void *a, const void *b, void *ctx)
+{
+	const struct pdt_report *r = ctx;
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	const struct pdt_sb *x = pdt_rules_sb(r->rules, i), *y = pdt_rules_sb(r->rules, j);
+	int c = cmp_same_name(r, i, j);
+
+	return c ? c : (x->serial > y->serial) - (x->serial < y->serial);
+}
+
+/* pdt_report_sb_dup() of every superblock, by one sort: NULL when out of memory. */
+static unsigned int *sb_dups(const struct pdt_report *r)
+{
+	size_t i, n = 0, nsb = pdt_rules_nsbs(r->rules);
+	unsigned int *dup = calloc(nsb + 1, sizeof(*dup));
+	size_t *order = malloc((nsb + 1) * sizeof(*order));
+
+	if (!dup || !order) {
+		free(dup);
+		free(order);
+		return NULL;
+	}
+	for (i = 0; i < nsb; i++)
+		if (pdt_rules_sb(r->rules, i))
+			order[n++] = i;
+	qsort_r(order, n, sizeof(*order), cmp_named, (void *)r);
+	for (i = 0; i < n; i++)
+		dup[order[i]] =
+		    i && !cmp_same_name(r, order[i - 1], order[i]) ? dup[order[i - 1]] + 1 : 1;
+	free(order);
+	return dup;
+}
+
 unsigned int pdt_report_sb_dup(const struct pdt_report *r, size_t sb_index)
 {
 	const struct pdt_sb *sb = pdt_rules_sb(r->rules, sb_index), *o;
 	const char *place = sb_place(r, sb_index);
 	unsigned int before = 1;
 	size_t i;
+
+	if (r->sb_dups)
+		return r->sb_dups[sb_index];
 
 	/* Superblocks met earlier under the same name: the order of the books, not dev_t. */
 	for (i = 0; i < pdt_rules_nsbs(r->rules); i++)
@@ -834,8 +879,15 @@ static void json_report(FILE *fp, const struct pdt_report *r)
 	fputc('\n', fp);
 }
 
-void pdt_report_write(FILE *fp, enum pdt_format fmt, const struct pdt_report *r)
+void pdt_report_write(FILE *fp, enum pdt_format fmt, const struct pdt_report *in)
 {
+	/* Names are asked for once per superblock and per finding: number them once. */
+	unsigned int *dups = in->sb_dups ? NULL : sb_dups(in);
+	struct pdt_report copy = *in;
+	const struct pdt_report *r = &copy;
+
+	if (dups)
+		copy.sb_dups = dups;
 	switch (fmt) {
 	case PDT_FMT_TEXT:
 		text_report(fp, r);
@@ -853,4 +905,5 @@ void pdt_report_write(FILE *fp, enum pdt_format fmt, const struct pdt_report *r)
 		pdt_kcidb_report(fp, r);
 		break;
 	}
+	free(dups);
 }

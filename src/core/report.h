@@ -54,6 +54,11 @@ struct pdt_report {
 	const struct pdt_recording *recording; /* NULL: a live run */
 	const struct pdt_gate *gate;	       /* verdicts; NULL: every finding is new */
 	bool gen_suppressions;		       /* a ready entry under each unsuppressed finding */
+	/*
+	 * Each superblock's number among those of its name (pdt_report_sb_dup()), counted
+	 * once by pdt_report_write(); NULL: counted on demand, by a pass over the others.
+	 */
+	const unsigned int *sb_dups;
 };
 
 int pdt_parse_format(const char *s, enum pdt_format *fmt);
