@@ -313,7 +313,8 @@ vmtest: deps all guest-tools
 	$(Q)tests/vm/run.sh
 
 # pdtrace-watch.service under systemd as PID 1, in a VM on a cached Debian sid root with
-# prometheus-node-exporter (tests/vm/service.sh; part of make test).
+# prometheus-node-exporter (tests/vm/service.sh). Not part of make test: its boot of
+# systemd takes minutes of software emulation.
 servicetest: deps all
 	$(Q)tests/vm/service.sh
 

@@ -52,8 +52,6 @@ suite fuzz make -s -C "$top" fuzz-smoke
 # The Debian package, installed into a cached Debian 12 root (made once, from the network).
 [ "$host_only" = 1 ] || suite host/deb "$top/tests/host/deb.sh"
 [ "$host_only" = 1 ] || suite vm "$top/tests/vm/run.sh"
-# The packaged systemd unit started and stopped under systemd as PID 1, in a VM of its own.
-[ "$host_only" = 1 ] || suite vm/service "$top/tests/vm/service.sh"
 # arm64 (make arm64 built it): the binary on the host, its package, and a part of the VM
 # suite on Debian's arm64 kernel (make vmtest-arm64 runs all of it; docs/arm64.md).
 if [ "$host_only" != 1 ]; then
