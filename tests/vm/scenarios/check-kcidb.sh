@@ -6,6 +6,9 @@
 # superblocks new ones. tests/host/kcidb_check.py validates it against the schema on the
 # host (run.sh --results DIR brings back /results/pdtrace-kcidb.json). The text report:
 # the kernel release, and configfs_rmdir()'s coverage line only when configfs came.
+# It unloads configfs first, which the modules loaded for the other scenarios keep in
+# when the whole suite shares one initramfs: run it alone, tests/vm/run.sh check-kcidb.
+# suite: kcidb
 # timeout: 180
 # boot: own
 # modules: nvmet
