@@ -103,6 +103,12 @@ void pdt_parse_args(const struct argp *argp, const char *cmd, int argc, char **a
 	pdt_die(PDT_EXIT_ERROR, "%sunknown option '%s' (see '%s --help')", pfx, ctx.bad_arg, name);
 }
 
+void pdt_parse_text_json(const char *cmd, const char *arg, enum pdt_format *fmt)
+{
+	if (pdt_parse_format(arg, fmt) || (*fmt != PDT_FMT_TEXT && *fmt != PDT_FMT_JSON))
+		pdt_die(PDT_EXIT_ERROR, "%s: unknown format '%s' (text, json)", cmd, arg);
+}
+
 void pdt_format_json(enum pdt_format *fmt, bool pretty)
 {
 	*fmt = PDT_FMT_JSON;

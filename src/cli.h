@@ -24,6 +24,8 @@ void pdt_parse_args(const struct argp *argp, const char *cmd, int argc, char **a
  * the process then indents, json.h).
  */
 void pdt_format_json(enum pdt_format *fmt, bool pretty);
+/* -f of a command that writes text or JSON only: either, or exit 2 naming the command. */
+void pdt_parse_text_json(const char *cmd, const char *arg, enum pdt_format *fmt);
 
 /* Parse a positive number of seconds (fractions allowed) or exit 2 naming the option. */
 double pdt_parse_seconds(const char *cmd, const char *opt, const char *arg);

@@ -48,10 +48,7 @@ static error_t parse_doctor(int key, char *arg, struct argp_state *state)
 		a->config = arg;
 		return 0;
 	case 'f':
-		if (pdt_parse_format(arg, &a->format) ||
-		    (a->format != PDT_FMT_TEXT && a->format != PDT_FMT_JSON))
-			pdt_die(PDT_EXIT_ERROR, "%s: unknown format '%s' (text, json)", doctor_name,
-				arg);
+		pdt_parse_text_json(doctor_name, arg, &a->format);
 		return 0;
 	case 'j':
 	case 'p':

@@ -70,10 +70,7 @@ static error_t parse_trace(int key, char *arg, struct argp_state *state)
 
 	switch (key) {
 	case 'f':
-		if (pdt_parse_format(arg, &a->format) || a->format == PDT_FMT_JUNIT ||
-		    a->format == PDT_FMT_KTAP || a->format == PDT_FMT_KCIDB)
-			pdt_die(PDT_EXIT_ERROR, "%s: unknown format '%s' (text, json)", trace_name,
-				arg);
+		pdt_parse_text_json(trace_name, arg, &a->format);
 		return 0;
 	case 'd':
 		a->duration = pdt_parse_seconds(trace_name, "--duration", arg);

@@ -170,10 +170,7 @@ static error_t parse_watch(int key, char *arg, struct argp_state *state)
 				watch_name, arg);
 		return 0;
 	case 'f':
-		if (pdt_parse_format(arg, &a->format) ||
-		    (a->format != PDT_FMT_TEXT && a->format != PDT_FMT_JSON))
-			pdt_die(PDT_EXIT_ERROR, "%s: unknown format '%s' (text, json)", watch_name,
-				arg);
+		pdt_parse_text_json(watch_name, arg, &a->format);
 		a->format_given = true;
 		return 0;
 	case 'j':
