@@ -336,11 +336,10 @@ static void collect(struct watch_state *w)
 	pdt_rules_retire(pdt_tracker_rules(w->t), PDT_RULES_KEEP_GONE);
 }
 
-static void fill_row(struct watch_state *w, struct wsb *s, struct watch_row *r, double dt)
+static void fill_row(struct wsb *s, struct watch_row *r, double dt)
 {
 	const struct wsb_counts *c = s->rules_idx >= 0 ? &s->last : NULL;
 
-	(void)w;
 	memset(r, 0, sizeof(*r));
 	r->dev = s->dev;
 	snprintf(r->fs_type, sizeof(r->fs_type), "%s", c ? c->fs_type : s->fs_type);
@@ -399,7 +398,7 @@ static size_t build_rows(struct watch_state *w, double dt)
 				s->gone_shown = true;
 			continue;
 		}
-		fill_row(w, s, &w->rows[n], dt);
+		fill_row(s, &w->rows[n], dt);
 		if (!fs_wanted(w->args, w->rows[n].fs_type))
 			continue;
 		if (s->gone)
